@@ -1,0 +1,82 @@
+"""Names of awards and prize tiers: stable ids, Chinese, pinyin and English.
+
+Kept apart from classify so the hot path imports no strings.
+"""
+
+from bobing.classify import (
+    KIND_SIJIN,
+    KIND_WUZI,
+    TIER_ERJU,
+    TIER_YIXIU,
+    kind_of,
+    tiers_of,
+)
+
+# Stable ids (JSON, logs, reports), indexed by KIND_* and TIER_*.
+KINDS = (
+    "none",
+    "yixiu",
+    "erju",
+    "sijin",
+    "sanhong",
+    "duitang",
+    "sihong",
+    "wuzi",
+    "wuhong",
+    "chajinhua",
+    "liubo_hei",
+    "biandijin",
+    "liubo_hong",
+)
+TIERS = ("yixiu", "erju", "sijin", "sanhong", "duitang", "zhuangyuan")
+
+# Per kind: (汉字, pinyin, English).
+KIND_NAMES = (
+    ("罚黑", "fá hēi", "nothing"),
+    ("一秀", "yī xiù", "one red: Scholar"),
+    ("二举", "èr jǔ", "two reds: Graduate"),
+    ("四进", "sì jìn", "four of a kind: Jinshi"),
+    ("三红", "sān hóng", "three reds"),
+    ("对堂", "duì táng", "straight: Runner-up"),
+    ("状元", "zhuàng yuán", "four reds: Champion"),
+    ("五子登科", "wǔ zǐ dēng kē", "five of a kind: Champion"),
+    ("五红", "wǔ hóng", "five reds: Champion"),
+    ("状元插金花", "zhuàng yuán chā jīn huā", "Champion with golden flowers"),
+    ("六勃黑", "liù bó hēi", "six blacks"),
+    ("遍地锦", "biàn dì jǐn", "six ones: brocade everywhere"),
+    ("六勃红", "liù bó hóng", "six reds: the Emperor"),
+)
+
+# Per tier, lowest first: (汉字, pinyin, English).
+TIER_NAMES = (
+    ("一秀", "yī xiù", "Scholar"),
+    ("二举", "èr jǔ", "Graduate"),
+    ("四进", "sì jìn", "Jinshi"),
+    ("三红", "sān hóng", "Three Reds"),
+    ("对堂", "duì táng", "Runner-up"),
+    ("状元", "zhuàng yuán", "Champion"),
+)
+
+_WITH_YIXIU = ("带一秀", " dài yī xiù", " with a Scholar")
+_WITH_ERJU = ("带二举", " dài èr jǔ", " with a Graduate")
+
+
+def award_names(result):
+    """(汉字, pinyin, English) of a classify() result, combined awards included."""
+    names = KIND_NAMES[kind_of(result)]
+    kind = kind_of(result)
+    tiers = tiers_of(result)
+    extra = None
+    if kind == KIND_SIJIN or kind == KIND_WUZI:
+        if tiers & (1 << TIER_YIXIU):
+            extra = _WITH_YIXIU
+        elif tiers & (1 << TIER_ERJU):
+            extra = _WITH_ERJU
+    if extra is None:
+        return names
+    return (names[0] + extra[0], names[1] + extra[1], names[2] + extra[2])
+
+
+def rank_parts(rank):
+    """(class, primary, secondary) of a classify() rank, compared in that order."""
+    return (rank >> 8, (rank >> 4) & 15, rank & 15)

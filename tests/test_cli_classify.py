@@ -1,0 +1,83 @@
+"""The `bobing classify` and `bobing rules` command-line contract, run as a user runs it."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
+
+
+def bobing(*args):
+    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_json_one_object_per_throw_in_order():
+    proc = bobing("classify", "--json", "444411", "123456", "222241", "555554")
+    assert proc.returncode == 0 and proc.stderr == ""
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert lines[0] == {
+        "dice": [4, 4, 4, 4, 1, 1],
+        "kind": "chajinhua",
+        "name": "状元插金花",
+        "tiers": ["zhuangyuan"],
+        "rank": lines[0]["rank"],
+    }
+    assert lines[1]["kind"] == "duitang" and lines[1]["tiers"] == ["duitang"] and lines[1]["rank"] is None
+    assert lines[2]["kind"] == "sijin" and lines[2]["tiers"] == ["sijin", "yixiu"]
+    assert lines[3]["kind"] == "wuzi" and lines[3]["tiers"] == ["zhuangyuan"]
+
+
+def test_rank_lists_order_throws_lexicographically():
+    order = ["444444", "666666", "444411", "444446", "444441", "222226", "111114", "444466", "444412"]
+    proc = bobing("classify", "--json", *order)
+    ranks = [json.loads(line)["rank"] for line in proc.stdout.splitlines()]
+    assert all(isinstance(x, int) for r in ranks for x in r)
+    assert ranks == sorted(ranks, reverse=True) and len({tuple(r) for r in ranks}) == len(ranks)
+
+
+def test_rules_and_options_change_the_answer():
+    proc = bobing("classify", "--json", "--rules", "folk", "--option", "wuzi_yixiu=yes", "333334", "666666")
+    a, b = (json.loads(line) for line in proc.stdout.splitlines())
+    assert a["tiers"] == ["zhuangyuan", "yixiu"]
+    assert b["kind"] == "liubo_hei" and b["rank"] is None and b["tiers"] == []
+
+
+def test_readable_line_has_chinese_pinyin_and_english():
+    proc = bobing("classify", "444411")
+    assert proc.returncode == 0
+    assert "状元插金花" in proc.stdout and "zhuàng yuán chā jīn huā" in proc.stdout
+    assert "golden flowers" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["classify", "44441"], "44441"),
+        (["classify", "123456", "444447"], "444447"),
+        (["classify", "12a456"], "12a456"),
+        (["classify", "１２３４５６"], "six digits"),
+        (["classify", "--rules", "taipei", "123456"], "taipei"),
+        (["classify", "--option", "nope=1", "123456"], "nope"),
+        (["classify", "--option", "chase", "123456"], "NAME=VALUE"),
+        (["classify", "--option", "chase=sometimes", "123456"], "sometimes"),
+        (["classify"], "THROW"),
+        (["frobnicate"], "frobnicate"),
+    ],
+)
+def test_bad_input_exit_2_one_line_nothing_on_stdout(args, needle):
+    proc = bobing(*args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and needle in proc.stderr
+
+
+def test_rules_lists_presets_and_options():
+    proc = bobing("rules")
+    assert proc.returncode == 0
+    for word in ("xiamen", "folk", "competition", "chajinhua_rank", "liubo_hei", "chase", "rounds"):
+        assert word in proc.stdout
+    data = json.loads(bobing("rules", "--json").stdout)
+    assert data["presets"]["competition"]["liubo_hei"] == "continue"
