@@ -1,0 +1,1 @@
+"""Flash storage: the append-only game log, tally snapshots and lifetime counters."""
