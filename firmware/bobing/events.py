@@ -1,0 +1,192 @@
+"""Game events and their compact, versioned byte encoding.
+
+Every throw (or void) produces one batch of events; the batch is what the
+bowl appends to its flash log and what the host syncs, so the encoding is
+small (about 10 bytes for an ordinary throw) and stable.
+
+Batch layout, format 1:
+    byte 0      FORMAT (1)
+    varint      record number of the batch in its game (0, 1, 2, ...)
+    varint      sequence number of the batch's first event
+    events      each: one byte (type << 4 | tier), then its arguments
+
+Events, as decoded tuples (seat numbers 0-based, tiers as classify.TIER_*):
+    (THROW, seat, dice_code)        dice_code = dice_code(dice), 0..46655
+    (VOID, seat)                    referee void / 跳猴: wins nothing
+    (SKIP, seat)                    turn skipped after a void
+    (AWARD, seat, tier, count)      prizes from the pool
+    (TAKE, seat, tier, from_seat, count)  prizes moved from another player
+    (SHARE, tier, count)            prizes given to everyone
+    (ZY, seat)                      new provisional 状元 holder (NO_SEAT: none)
+    (MISS, tier)                    won a tier that is already empty
+    (EXHAUSTED, tier)               the tier's last prize is gone
+    (END, reason)                   the game is over (END_* reason)
+A game's header (encode_header) starts its log: rules, players, sets, first seat.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+FORMAT = const(1)
+HEADER_FORMAT = const(0x81)
+
+THROW = const(1)
+VOID = const(2)
+SKIP = const(3)
+AWARD = const(4)
+TAKE = const(5)
+SHARE = const(6)
+ZY = const(7)
+MISS = const(8)
+EXHAUSTED = const(9)
+END = const(10)
+
+EVENT_NAMES = ("", "throw", "void", "skip", "award", "take", "share", "zhuangyuan", "miss", "exhausted", "end")
+
+NO_SEAT = const(255)
+
+END_POOL_EMPTY = const(1)
+END_LIUBO_HONG = const(2)
+END_LIUBO_HEI = const(3)
+END_BIANDIJIN = const(4)
+END_REASONS = (None, "pool_empty", "liubo_hong", "liubo_hei", "biandijin")
+
+
+def dice_code(dice):
+    """Six dice as one int 0..46655 (base 6, first die most significant)."""
+    code = 0
+    for d in dice:
+        code = code * 6 + d - 1
+    return code
+
+
+def dice_of(code):
+    """Inverse of dice_code: a list of six ints 1..6."""
+    dice = [0] * 6
+    for i in range(5, -1, -1):
+        dice[i] = code % 6 + 1
+        code //= 6
+    return dice
+
+
+def put_varint(buf, n):
+    """Append n >= 0 to bytearray buf, 7 bits a byte, low first."""
+    while n >= 0x80:
+        buf.append(n & 0x7F | 0x80)
+        n >>= 7
+    buf.append(n)
+
+
+def get_varint(data, pos):
+    """(value, next position); ValueError if data ends inside the number."""
+    n = 0
+    shift = 0
+    while True:
+        if pos >= len(data) or shift > 28:
+            raise ValueError("truncated event batch")
+        b = data[pos]
+        pos += 1
+        n |= (b & 0x7F) << shift
+        if b < 0x80:
+            return n, pos
+        shift += 7
+
+
+# Argument layout per event type: "s" seat byte, "c" count varint,
+# "d" 2-byte dice code, "r" reason byte.  The tier rides in the type byte.
+_ARGS = ("", "sd", "s", "s", "sc", "ssc", "c", "s", "", "", "r")
+_HAS_TIER = (False, False, False, False, True, True, True, False, True, True, False)
+
+
+def encode_batch(record, first_event, events):
+    """Bytes of one batch of event tuples."""
+    buf = bytearray([FORMAT])
+    put_varint(buf, record)
+    put_varint(buf, first_event)
+    for ev in events:
+        kind = ev[0]
+        args = ev[1:]
+        tier = 0
+        if _HAS_TIER[kind]:
+            # tier is the second field for seat events, the first otherwise
+            if _ARGS[kind] and _ARGS[kind][0] == "s":
+                tier = args[1]
+                args = args[:1] + args[2:]
+            else:
+                tier = args[0]
+                args = args[1:]
+        buf.append(kind << 4 | tier)
+        spec = _ARGS[kind]
+        for i in range(len(spec)):
+            a = spec[i]
+            if a == "c":
+                put_varint(buf, args[i])
+            elif a == "d":
+                buf.append(args[i] >> 8)
+                buf.append(args[i] & 255)
+            else:
+                buf.append(args[i])
+    return bytes(buf)
+
+
+def decode_batch(data):
+    """(record, first_event, [event tuples]); ValueError on any malformed byte."""
+    if not data or data[0] != FORMAT:
+        raise ValueError("unknown event batch format")
+    record, pos = get_varint(data, 1)
+    first, pos = get_varint(data, pos)
+    events = []
+    while pos < len(data):
+        head = data[pos]
+        pos += 1
+        kind = head >> 4
+        tier = head & 15
+        if not 1 <= kind < len(_ARGS) or tier > 5 or (tier and not _HAS_TIER[kind]):
+            raise ValueError("bad event type byte %d" % head)
+        spec = _ARGS[kind]
+        args = []
+        for a in spec:
+            if a == "c":
+                n, pos = get_varint(data, pos)
+                args.append(n)
+            elif a == "d":
+                if pos + 2 > len(data):
+                    raise ValueError("truncated event batch")
+                args.append(data[pos] << 8 | data[pos + 1])
+                pos += 2
+            else:
+                if pos >= len(data):
+                    raise ValueError("truncated event batch")
+                args.append(data[pos])
+                pos += 1
+        if _HAS_TIER[kind]:
+            if spec and spec[0] == "s":
+                args.insert(1, tier)
+            else:
+                args.insert(0, tier)
+        events.append(tuple([kind] + args))
+    return record, first, events
+
+
+def encode_header(rules, players, sets, first_seat):
+    """The record that opens a game's log: enough to replay it from nothing."""
+    rule_bytes = rules.encode()
+    return bytes([HEADER_FORMAT, players, sets, first_seat, len(rule_bytes)]) + rule_bytes
+
+
+def decode_header(data):
+    """(rules, players, sets, first_seat); ValueError if malformed."""
+    from bobing.rules import Rules
+
+    if len(data) < 5 or data[0] != HEADER_FORMAT or len(data) != 5 + data[4]:
+        raise ValueError("bad game header")
+    return Rules.decode(data[5:]), data[1], data[2], data[3]
+
+
+def is_header(data):
+    return len(data) > 0 and data[0] == HEADER_FORMAT

@@ -1,0 +1,417 @@
+"""A whole game of Bobing as a state machine, identical on the bowl and the desktop.
+
+Game.throw(dice) applies the throw of the seat whose turn it is and returns
+the encoded events (bobing.events): the bowl logs those bytes before it shows
+anything.  Game.apply(batch) re-applies a logged batch, and snapshot() /
+from_snapshot() save and restore the whole state, so a game survives a power
+cut and the host can replay it from the log.
+
+Seats are 0-based here; tiers are classify.TIER_* (0 一秀 .. 5 状元).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+from bobing import events as ev
+from bobing.classify import (
+    KIND_BIANDIJIN,
+    KIND_CHAJINHUA,
+    KIND_LIUBO_HEI,
+    KIND_LIUBO_HONG,
+    classify,
+    kind_of,
+    rank_of,
+    tiers_of,
+)
+
+TIER_SIZES = (32, 16, 8, 4, 2, 1)  # prizes per set of 63, 一秀 first
+MIN_PLAYERS = const(2)
+MAX_PLAYERS = const(20)
+MAX_SETS = const(8)
+
+_YIXIU = const(0)
+_SANHONG = const(3)
+_DUITANG = const(4)
+_ZY = const(5)
+_SNAPSHOT_FORMAT = const(1)
+
+
+def starter_dice_count(players):
+    """Dice for the starter draw (答起): enough that the top sum exceeds the players.
+
+    Seeds 000 and 001 throw two dice; seed 003 "骰子最大点数之和，应大于选手人数".
+    """
+    return max(2, players // 6 + 1)
+
+
+def starter_seat(thrower, total, players):
+    """First seat: counting the thrower as 1, the `total`-th player in turn order."""
+    return (thrower + total - 1) % players
+
+
+class Game:
+    """State of one game: pool, holdings, the 状元 contest, turn and end."""
+
+    def __init__(self, rules, players, sets=1, first_seat=0):
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError("players must be %d to %d" % (MIN_PLAYERS, MAX_PLAYERS))
+        if not 1 <= sets <= MAX_SETS:
+            raise ValueError("sets must be 1 to %d" % MAX_SETS)
+        if not 0 <= first_seat < players:
+            raise ValueError("first seat must be 0 to %d" % (players - 1))
+        self.rules = rules
+        self.players = players
+        self.sets = sets
+        self.first_seat = first_seat
+        self.turn = first_seat
+        self.seq = 0  # batches so far: the record number of the next one
+        self.event_seq = 0  # events so far
+        self.turns = 0  # turns taken (throws, voids and skipped turns)
+        self.end_reason = 0
+        self.stock = [n * sets for n in TIER_SIZES]
+        self.shared_prizes = [0] * 6
+        self.hold = [0] * (6 * players)  # hold[seat * 6 + tier]
+        self.duitang_by_chajinhua = [0] * players  # kept through a 六勃红 (seed 000 part 3)
+        # Each player's latest 状元-class throw (最后一次为准): rank 0 = none.
+        self.zy_rank = [0] * players
+        self.zy_turn = [0] * players  # when it was thrown: ties go to the earlier
+        self.zy_dice = [0] * players
+        self.zy_kind = [0] * players
+        self.zy_exempt = [0] * players  # 六勃黑 under seed 003: no 禄骨
+        self.skip_next = [0] * players
+        self.last_winner = [ev.NO_SEAT] * 6  # for 追 to the previous winner
+        self.top = ev.NO_SEAT
+        self._derive_options()
+        self._events = []
+
+    def _derive_options(self):
+        get = self.rules.get
+        self.liubo_hei = get("liubo_hei")
+        self.liubo_hong = get("liubo_hong")
+        self.cjh_at_once = get("chajinhua_duitang") == "at_once"
+        self.chase = get("chase")
+        self.chase_from = {"duitang": _DUITANG, "sanhong": _SANHONG, "all": _YIXIU}[get("chase_from")]
+        self.equal_rounds = get("rounds") == "equal"
+        self.void_skips = get("void") == "skip"
+
+    # --- reading the state -------------------------------------------------
+
+    @property
+    def ended(self):
+        return self.end_reason != 0
+
+    def end_reason_name(self):
+        return ev.END_REASONS[self.end_reason]
+
+    def holdings(self, seat):
+        """Prizes per tier the seat holds (the 状元 only once handed over)."""
+        return self.hold[seat * 6 : seat * 6 + 6]
+
+    def remaining(self):
+        return list(self.stock)
+
+    def shared(self):
+        return list(self.shared_prizes)
+
+    def pool_total(self):
+        return 63 * self.sets
+
+    def zhuangyuan(self):
+        """(seat, dice_code, kind) of the 状元 holder, provisional while the game
+        goes on; None if nobody holds it (or everyone grabbed it)."""
+        if self.top == ev.NO_SEAT or (self.ended and self.shared_prizes[_ZY] and not self.hold[self.top * 6 + _ZY]):
+            return None
+        return self.top, self.zy_dice[self.top], self.zy_kind[self.top]
+
+    # --- playing ------------------------------------------------------------
+
+    def throw(self, dice):
+        """Apply six dice (ints 1..6) for the seat whose turn it is; returns the
+        encoded event batch to log.  ValueError if the game has ended."""
+        self._begin()
+        seat = self.turn
+        code = ev.dice_code(dice)
+        self._emit((ev.THROW, seat, code))
+        result = classify(dice, self.rules.flags)
+        kind = kind_of(result)
+        rank = rank_of(result)
+        if rank:
+            self._stand(seat, rank, code, kind)
+        tiers = tiers_of(result)
+        for tier in (4, 3, 2, 1, 0):  # higher tier first: 四进 before its 一秀
+            if tiers & (1 << tier):
+                self._win(seat, tier)
+        if kind == KIND_CHAJINHUA and self.cjh_at_once:
+            self._take_all_stock(seat, _DUITANG)
+        if kind == KIND_LIUBO_HONG:
+            self._liubo_hong(seat)
+        elif kind == KIND_BIANDIJIN:
+            self._sweep_table(seat, ev.END_BIANDIJIN)
+        elif kind == KIND_LIUBO_HEI:
+            self._liubo_hei(seat)
+        return self._finish_turn()
+
+    def void(self):
+        """The referee voids the current seat's throw (跳猴): it wins nothing."""
+        self._begin()
+        seat = self.turn
+        self._emit((ev.VOID, seat))
+        if self.void_skips:
+            self.skip_next[seat] = 1
+        return self._finish_turn()
+
+    def apply(self, batch):
+        """Re-apply a logged batch; ValueError unless it is exactly the batch
+        this game produces next (same record number, same events)."""
+        record, _, events = ev.decode_batch(batch)
+        if record != self.seq or not events:
+            raise ValueError("batch %d does not follow record %d" % (record, self.seq))
+        first = events[0]
+        if first[0] not in (ev.THROW, ev.VOID):
+            raise ValueError("batch %d starts with no throw" % record)
+        if first[1] != self.turn:
+            raise ValueError("batch %d: seat %d is not on turn" % (record, first[1]))
+        again = self.throw(ev.dice_of(first[2])) if first[0] == ev.THROW else self.void()
+        if again != batch:
+            raise ValueError("batch %d does not match the rules of this game" % record)
+
+    def last_events(self):
+        """The event tuples of the latest batch."""
+        return self._events
+
+    def _begin(self):
+        if self.ended:
+            raise ValueError("the game has ended")
+        self._events = []
+        self._first_event = self.event_seq
+
+    def _emit(self, event):
+        self._events.append(event)
+        self.event_seq += 1
+
+    def _finish_turn(self):
+        self.turns += 1
+        while not self.ended:
+            self._check_normal_end()
+            if self.ended:
+                break
+            seat = (self.turn + 1) % self.players
+            self.turn = seat
+            if not self.skip_next[seat]:
+                break
+            # a skipped turn still counts as a turn, so rounds stay equal
+            self.skip_next[seat] = 0
+            self._emit((ev.SKIP, seat))
+            self.turns += 1
+        batch = ev.encode_batch(self.seq, self._first_event, self._events)
+        self.seq += 1
+        return batch
+
+    # --- prizes ---------------------------------------------------------------
+
+    def _give(self, seat, tier, count):
+        self.stock[tier] -= count
+        self.hold[seat * 6 + tier] += count
+        self._emit((ev.AWARD, seat, tier, count))
+        if tier != _ZY:
+            self.last_winner[tier] = seat
+        if self.stock[tier] == 0:
+            self._emit((ev.EXHAUSTED, tier))
+
+    def _move(self, seat, tier, source, count):
+        self.hold[source * 6 + tier] -= count
+        self.hold[seat * 6 + tier] += count
+        self._emit((ev.TAKE, seat, tier, source, count))
+
+    def _win(self, seat, tier):
+        """One prize of a tier won by a throw: first come first served (拿完为止)."""
+        if self.stock[tier]:
+            self._give(seat, tier, 1)
+            return
+        source = self._chase_source(seat, tier)
+        if source == ev.NO_SEAT:
+            self._emit((ev.MISS, tier))
+        else:
+            self._move(seat, tier, source, 1)
+            self.last_winner[tier] = seat
+
+    def _chase_source(self, seat, tier):
+        """Whom 追 takes an empty tier's prize from, or NO_SEAT."""
+        if self.chase == "off" or tier < self.chase_from:
+            return ev.NO_SEAT
+        if self.chase == "previous":
+            source = self.last_winner[tier]
+            if source != seat and source != ev.NO_SEAT and self.hold[source * 6 + tier]:
+                return source
+            return ev.NO_SEAT
+        # nearest holder counting back against the turn order
+        for back in range(1, self.players):
+            source = (seat - back) % self.players
+            if self.hold[source * 6 + tier]:
+                return source
+        return ev.NO_SEAT
+
+    def _take_all_stock(self, seat, tier):
+        count = self.stock[tier]
+        if count:
+            self._give(seat, tier, count)
+            if tier == _DUITANG:
+                self.duitang_by_chajinhua[seat] += count
+
+    # --- the 状元 contest -----------------------------------------------------
+
+    def _stand(self, seat, rank, code, kind):
+        """Record a 状元-class throw: it replaces the seat's own earlier one, even a
+        better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003)."""
+        if self.zy_exempt[seat] and rank < self.zy_rank[seat]:
+            return
+        self.zy_rank[seat] = rank
+        self.zy_turn[seat] = self.turns
+        self.zy_dice[seat] = code
+        self.zy_kind[seat] = kind
+        top = self._ranked_holders(1)
+        new_top = top[0] if top else ev.NO_SEAT
+        if new_top != self.top:
+            self.top = new_top
+            self._emit((ev.ZY, new_top))
+
+    def _ranked_holders(self, count):
+        """Up to `count` seats with a 状元 throw, best first (earlier wins ties)."""
+        order = []
+        for seat in range(self.players):
+            if self.zy_rank[seat]:
+                order.append(seat)
+        order.sort(key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
+        return order[:count]
+
+    def _award_zhuangyuan(self):
+        """At the end: the best 状元 throws take the 状元 prizes, one each."""
+        holders = self._ranked_holders(self.stock[_ZY])
+        for seat in holders:
+            self._give(seat, _ZY, 1)
+        if holders and self.zy_kind[holders[0]] == KIND_CHAJINHUA:
+            self._collect_duitang(holders[0])
+
+    def _collect_duitang(self, seat):
+        """Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game."""
+        if self.cjh_at_once:
+            return
+        self._take_all_stock(seat, _DUITANG)
+        for source in range(self.players):
+            count = self.hold[source * 6 + _DUITANG]
+            if source != seat and count:
+                self._move(seat, _DUITANG, source, count)
+
+    # --- endings ----------------------------------------------------------------
+
+    def _check_normal_end(self):
+        for tier in range(5):
+            if self.stock[tier]:
+                return
+        if self.stock[_ZY] and len(self._ranked_holders(self.stock[_ZY])) < self.stock[_ZY]:
+            return  # every prize needs a holder, the 状元 included
+        if self.equal_rounds and self.turns % self.players:
+            return  # seed 003: every player has had the same number of turns
+        self._award_zhuangyuan()
+        self._end(ev.END_POOL_EMPTY)
+
+    def _end(self, reason):
+        self.end_reason = reason
+        self._emit((ev.END, reason))
+
+    def _liubo_hong(self, seat):
+        """六勃红: the game ends; the thrower takes every unclaimed prize, and by
+        option what others had won too."""
+        if self.liubo_hong != "unclaimed":
+            keep_chajinhua = self.liubo_hong == "all_but_chajinhua"
+            for source in range(self.players):
+                if source == seat:
+                    continue
+                for tier in range(6):
+                    count = self.hold[source * 6 + tier]
+                    if tier == _DUITANG and keep_chajinhua:
+                        count -= self.duitang_by_chajinhua[source]
+                    if count:
+                        self._move(seat, tier, source, count)
+        self._collect_duitang(seat)
+        self._sweep_table(seat, ev.END_LIUBO_HONG)
+
+    def _sweep_table(self, seat, reason):
+        """The thrower takes everything still in the pool, the 状元 included."""
+        for tier in range(6):
+            if self.stock[tier]:
+                self._give(seat, tier, self.stock[tier])
+        self._end(reason)
+
+    def _liubo_hei(self, seat):
+        if self.liubo_hei == "continue":
+            # seed 003: takes the remaining 三红 and 对堂, holds the 状元 until a 六勃红
+            self.zy_exempt[seat] = 1
+            self._take_all_stock(seat, _DUITANG)
+            if self.stock[_SANHONG]:
+                self._give(seat, _SANHONG, self.stock[_SANHONG])
+            return
+        if self.liubo_hei == "end_shared":
+            # seed 004: the game ends at once; unclaimed prizes are shared by all
+            self._award_zhuangyuan()
+        for tier in range(6):  # "grab": lights off, the 状元 too (seed 000 part 1)
+            count = self.stock[tier]
+            if count:
+                self.stock[tier] = 0
+                self.shared_prizes[tier] += count
+                self._emit((ev.SHARE, tier, count))
+        self._end(ev.END_LIUBO_HEI)
+
+    # --- saving -------------------------------------------------------------------
+
+    def header(self):
+        """The record that opens this game's log (rules, players, sets, first seat)."""
+        return ev.encode_header(self.rules, self.players, self.sets, self.first_seat)
+
+    @classmethod
+    def from_header(cls, data):
+        rules, players, sets, first_seat = ev.decode_header(data)
+        return cls(rules, players, sets, first_seat)
+
+    _LISTS = (
+        "stock", "shared_prizes", "hold", "duitang_by_chajinhua", "zy_rank", "zy_turn",
+        "zy_dice", "zy_kind", "zy_exempt", "skip_next", "last_winner",
+    )
+
+    def snapshot(self):
+        """The whole state as bytes (format byte, header, then varints)."""
+        buf = bytearray([_SNAPSHOT_FORMAT])
+        head = self.header()
+        buf.append(len(head))
+        buf.extend(head)
+        for n in (self.turn, self.seq, self.event_seq, self.turns, self.end_reason, self.top):
+            ev.put_varint(buf, n)
+        for name in self._LISTS:
+            for n in getattr(self, name):
+                ev.put_varint(buf, n)
+        return bytes(buf)
+
+    @classmethod
+    def from_snapshot(cls, data):
+        """Inverse of snapshot(); ValueError if the bytes are not a valid state."""
+        if len(data) < 2 or data[0] != _SNAPSHOT_FORMAT:
+            raise ValueError("bad game snapshot")
+        game = cls.from_header(bytes(data[2 : 2 + data[1]]))
+        pos = 2 + data[1]
+        values = []
+        for _ in range(6):
+            n, pos = ev.get_varint(data, pos)
+            values.append(n)
+        game.turn, game.seq, game.event_seq, game.turns, game.end_reason, game.top = values
+        for name in cls._LISTS:
+            target = getattr(game, name)
+            for i in range(len(target)):
+                target[i], pos = ev.get_varint(data, pos)
+        if pos != len(data) or game.turn >= game.players:
+            raise ValueError("bad game snapshot")
+        return game

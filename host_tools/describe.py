@@ -1,0 +1,68 @@
+"""Human-readable text for game events and standings, shared by `replay` and `play`."""
+
+from bobing import events as ev
+from bobing.classify import classify
+from bobing.names import KINDS, TIER_NAMES, TIERS, award_names
+
+
+def tier_label(tier):
+    hanzi, _, english = TIER_NAMES[tier]
+    return "%s (%s)" % (hanzi, english)
+
+
+def event_line(event, rules):
+    """One line for one event tuple; seats shown 1-based."""
+    kind = event[0]
+    if kind == ev.THROW:
+        dice = ev.dice_of(event[2])
+        hanzi, pinyin, english = award_names(classify(dice, rules.flags))
+        return "player %d throws %s: %s  %s, %s" % (event[1] + 1, "".join(map(str, dice)), hanzi, pinyin, english)
+    if kind == ev.VOID:
+        return "player %d: throw void (跳猴), wins nothing" % (event[1] + 1)
+    if kind == ev.SKIP:
+        return "player %d sits this turn out" % (event[1] + 1)
+    if kind == ev.AWARD:
+        return "  player %d wins %d x %s" % (event[1] + 1, event[3], tier_label(event[2]))
+    if kind == ev.TAKE:
+        return "  player %d takes %d x %s from player %d" % (event[1] + 1, event[4], tier_label(event[2]), event[3] + 1)
+    if kind == ev.SHARE:
+        return "  %d x %s shared by everyone" % (event[2], tier_label(event[1]))
+    if kind == ev.ZY:
+        if event[1] == ev.NO_SEAT:
+            return "  nobody holds the 状元 now"
+        return "  player %d now holds the 状元 (provisional)" % (event[1] + 1)
+    if kind == ev.MISS:
+        return "  %s all gone: nothing won" % tier_label(event[1])
+    if kind == ev.EXHAUSTED:
+        return "  last %s taken" % tier_label(event[1])
+    return "game over: %s" % ev.END_REASONS[event[1]]
+
+
+def summary(game):
+    """The JSON-ready state of a game (the `bobing replay --json` contract)."""
+    zy = game.zhuangyuan()
+    return {
+        "ended": game.ended,
+        "end_reason": game.end_reason_name(),
+        "zhuangyuan": None if zy is None else {
+            "player": zy[0] + 1, "dice": ev.dice_of(zy[1]), "kind": KINDS[zy[2]],
+        },
+        "holdings": {
+            str(seat + 1): dict(zip(TIERS, game.holdings(seat), strict=True)) for seat in range(game.players)
+        },
+        "remaining": dict(zip(TIERS, game.remaining(), strict=True)),
+        "shared": dict(zip(TIERS, game.shared(), strict=True)),
+    }
+
+
+def standings_table(game):
+    """Lines of a plain table: each player's prizes per tier."""
+    head = "player " + " ".join("%4s" % TIER_NAMES[t][0] for t in range(5, -1, -1))
+    lines = [head]
+    for seat in range(game.players):
+        held = game.holdings(seat)
+        lines.append("%6d " % (seat + 1) + " ".join("%6d" % held[t] for t in range(5, -1, -1)))
+    lines.append("  left " + " ".join("%6d" % n for n in reversed(game.remaining())))
+    if any(game.shared()):
+        lines.append("shared " + " ".join("%6d" % n for n in reversed(game.shared())))
+    return lines
