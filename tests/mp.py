@@ -12,14 +12,16 @@ MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 ESP32_HEAP = 100_000
 
 
-def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600):
+def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args=None):
     """Run `code` under MicroPython with firmware/ importable; return its stdout.
 
+    With script_args, `code` is a script's path and script_args its arguments.
     Fails the test with MicroPython's own traceback if the code raises.
     """
     env = dict(os.environ, MICROPYPATH=os.pathsep.join((FIRMWARE, *path, ".frozen")))
+    program = ["-c", code] if script_args is None else [code, *script_args]
     proc = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=%d" % heapsize, "-c", code],
+        [MICROPYTHON, "-X", "heapsize=%d" % heapsize, *program],
         env=env,
         capture_output=True,
         text=True,

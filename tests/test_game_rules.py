@@ -1,10 +1,10 @@
 """Scenario tests of the game engine, one per rule, quoted from the seeds."""
 
 import pytest
+from gamehelp import check_conservation, held, new_game, play
 
 from bobing.game import Game, starter_dice_count, starter_seat
 from bobing.rules import Rules
-from gamehelp import check_conservation, held, new_game, play
 
 YIXIU, ERJU, SIJIN, SANHONG, DUITANG = "412235", "441235", "222213", "444123", "123456"
 NOTHING = "112235"
@@ -81,7 +81,7 @@ def test_zhuangyuan_thrown_early_is_handed_over_when_the_last_prize_goes():
 
 def test_equal_rounds_the_round_is_finished_and_can_still_change_the_zhuangyuan():
     # 003: "直至所有奖品博完且同桌(台)每位选手博的轮次相等比赛即结束"
-    throws = ["444466", *all_but_zhuangyuan(None, skip_last=1), YIXIU]  # 63 throws: ends at seat 3 of 4
+    throws = ["444466"] + all_but_zhuangyuan(None, skip_last=1) + [YIXIU]  # 63 throws: ends at seat 3 of 4
     g = play(new_game(preset="competition"), *throws)
     assert not g.ended and g.turn == 3
     play(g, "666664")  # the round's last player: a 五子 beats the 四红

@@ -28,22 +28,22 @@ class Dice:
         self._pos = 0
         self.dice = [1] * 6
 
-    def face(self):
-        """One fair face 1..6."""
-        while True:
-            if self._pos >= len(self._buf):
-                self._buf = self._source(16)
-                self._pos = 0
-            b = self._buf[self._pos]
-            self._pos += 1
-            if b < _LIMIT:
-                return b % 6 + 1
-
     def roll(self):
-        """Six fair dice, in self.dice (the same list every time)."""
+        """Six fair dice 1..6, in self.dice (the same list every time)."""
         d = self.dice
-        for i in range(6):
-            d[i] = self.face()
+        buf = self._buf
+        pos = self._pos
+        i = 0
+        while i < 6:
+            if pos >= len(buf):
+                buf = self._buf = self._source(16)
+                pos = 0
+            b = buf[pos]
+            pos += 1
+            if b < _LIMIT:
+                d[i] = b % 6 + 1
+                i += 1
+        self._pos = pos
         return d
 
 

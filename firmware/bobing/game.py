@@ -57,7 +57,7 @@ def starter_seat(thrower, total, players):
 class Game:
     """State of one game: pool, holdings, the 状元 contest, turn and end."""
 
-    def __init__(self, rules, players, sets=1, first_seat=0):
+    def __init__(self, rules, players, sets=1, first_seat=0, log=True):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError("players must be %d to %d" % (MIN_PLAYERS, MAX_PLAYERS))
         if not 1 <= sets <= MAX_SETS:
@@ -65,6 +65,7 @@ class Game:
         if not 0 <= first_seat < players:
             raise ValueError("first seat must be 0 to %d" % (players - 1))
         self.rules = rules
+        self.log = log  # False: throw() returns None, for fast simulations
         self.players = players
         self.sets = sets
         self.first_seat = first_seat
@@ -124,7 +125,9 @@ class Game:
     def zhuangyuan(self):
         """(seat, dice_code, kind) of the 状元 holder, provisional while the game
         goes on; None if nobody holds it (or everyone grabbed it)."""
-        if self.top == ev.NO_SEAT or (self.ended and self.shared_prizes[_ZY] and not self.hold[self.top * 6 + _ZY]):
+        if self.top == ev.NO_SEAT or (
+            self.ended and self.shared_prizes[_ZY] and not self.hold[self.top * 6 + _ZY]
+        ):
             return None
         return self.top, self.zy_dice[self.top], self.zy_kind[self.top]
 
@@ -185,7 +188,7 @@ class Game:
         return self._events
 
     def _begin(self):
-        if self.ended:
+        if self.end_reason:
             raise ValueError("the game has ended")
         self._events = []
         self._first_event = self.event_seq
@@ -196,9 +199,9 @@ class Game:
 
     def _finish_turn(self):
         self.turns += 1
-        while not self.ended:
+        while not self.end_reason:
             self._check_normal_end()
-            if self.ended:
+            if self.end_reason:
                 break
             seat = (self.turn + 1) % self.players
             self.turn = seat
@@ -208,9 +211,10 @@ class Game:
             self.skip_next[seat] = 0
             self._emit((ev.SKIP, seat))
             self.turns += 1
-        batch = ev.encode_batch(self.seq, self._first_event, self._events)
         self.seq += 1
-        return batch
+        if self.log:
+            return ev.encode_batch(self.seq - 1, self._first_event, self._events)
+        return None
 
     # --- prizes ---------------------------------------------------------------
 
@@ -379,8 +383,17 @@ class Game:
         return cls(rules, players, sets, first_seat)
 
     _LISTS = (
-        "stock", "shared_prizes", "hold", "duitang_by_chajinhua", "zy_rank", "zy_turn",
-        "zy_dice", "zy_kind", "zy_exempt", "skip_next", "last_winner",
+        "stock",
+        "shared_prizes",
+        "hold",
+        "duitang_by_chajinhua",
+        "zy_rank",
+        "zy_turn",
+        "zy_dice",
+        "zy_kind",
+        "zy_exempt",
+        "skip_next",
+        "last_winner",
     )
 
     def snapshot(self):
@@ -412,6 +425,12 @@ class Game:
             target = getattr(game, name)
             for i in range(len(target)):
                 target[i], pos = ev.get_varint(data, pos)
-        if pos != len(data) or game.turn >= game.players:
+        seats = game.last_winner + [game.top]
+        if (
+            pos != len(data)
+            or game.turn >= game.players
+            or game.end_reason >= len(ev.END_REASONS)
+            or any(s >= game.players and s != ev.NO_SEAT for s in seats)
+        ):
             raise ValueError("bad game snapshot")
         return game

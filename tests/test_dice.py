@@ -1,0 +1,47 @@
+"""Dice fairness: every face exactly 1/6 of the accepted byte values."""
+
+from collections import Counter
+
+from bobing.dice import Dice, SeededBytes
+
+
+def faces_for_bytes(values):
+    """Faces Dice makes from a byte stream (bytes it rejects produce nothing)."""
+    stream = bytes(values) + bytes([0] * 16)
+    chunks = iter([stream[i : i + 16] for i in range(0, len(stream), 16)])
+    dice = Dice(lambda n: next(chunks))
+    out = []
+    for _ in range(len(values) // 6):
+        out.extend(dice.roll())
+    return out
+
+
+def test_every_byte_value_exhaustively():
+    accepted = Counter()
+    for b in range(256):
+        dice = Dice(lambda n, b=b: bytes([b] * 6 + [0] * 10))
+        first = dice.roll()[0]
+        if b < 252:
+            accepted[first] += 1
+        else:
+            # rejected: the die comes from the next byte (0 -> face 1)
+            assert first == 1
+    assert accepted == {face: 42 for face in range(1, 7)}
+
+
+def test_rejected_bytes_are_skipped_not_folded():
+    assert faces_for_bytes([252, 253, 254, 255, 5, 11, 0, 1, 2, 3]) == [6, 6, 1, 2, 3, 4]
+
+
+def test_seeded_source_is_reproducible_and_roughly_uniform():
+    a = Dice(SeededBytes(7))
+    b = Dice(SeededBytes(7))
+    rolls = [tuple(a.roll()) for _ in range(6000)]
+    assert rolls == [tuple(b.roll()) for _ in range(6000)]
+    counts = Counter(f for r in rolls for f in r)
+    assert all(5600 < counts[f] < 6400 for f in range(1, 7)), counts
+
+
+def test_roll_reuses_one_list():
+    d = Dice(SeededBytes(1))
+    assert d.roll() is d.roll()
