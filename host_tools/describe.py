@@ -16,7 +16,13 @@ def event_line(event, rules):
     if kind == ev.THROW:
         dice = ev.dice_of(event[2])
         hanzi, pinyin, english = award_names(classify(dice, rules.flags))
-        return "player %d throws %s: %s  %s, %s" % (event[1] + 1, "".join(map(str, dice)), hanzi, pinyin, english)
+        return "player %d throws %s: %s  %s, %s" % (
+            event[1] + 1,
+            "".join(map(str, dice)),
+            hanzi,
+            pinyin,
+            english,
+        )
     if kind == ev.VOID:
         return "player %d: throw void (跳猴), wins nothing" % (event[1] + 1)
     if kind == ev.SKIP:
@@ -24,7 +30,12 @@ def event_line(event, rules):
     if kind == ev.AWARD:
         return "  player %d wins %d x %s" % (event[1] + 1, event[3], tier_label(event[2]))
     if kind == ev.TAKE:
-        return "  player %d takes %d x %s from player %d" % (event[1] + 1, event[4], tier_label(event[2]), event[3] + 1)
+        return "  player %d takes %d x %s from player %d" % (
+            event[1] + 1,
+            event[4],
+            tier_label(event[2]),
+            event[3] + 1,
+        )
     if kind == ev.SHARE:
         return "  %d x %s shared by everyone" % (event[2], tier_label(event[1]))
     if kind == ev.ZY:
@@ -44,8 +55,12 @@ def summary(game):
     return {
         "ended": game.ended,
         "end_reason": game.end_reason_name(),
-        "zhuangyuan": None if zy is None else {
-            "player": zy[0] + 1, "dice": ev.dice_of(zy[1]), "kind": KINDS[zy[2]],
+        "zhuangyuan": None
+        if zy is None
+        else {
+            "player": zy[0] + 1,
+            "dice": ev.dice_of(zy[1]),
+            "kind": KINDS[zy[2]],
         },
         "holdings": {
             str(seat + 1): dict(zip(TIERS, game.holdings(seat), strict=True)) for seat in range(game.players)

@@ -20,7 +20,10 @@ def register(sub):
 
 def add_players_argument(parser, required=True):
     parser.add_argument(
-        "--players", type=players_count, required=required, metavar="N",
+        "--players",
+        type=players_count,
+        required=required,
+        metavar="N",
         help="players at the table, %d-%d, throwing in seat order 1, 2, ... N" % (MIN_PLAYERS, MAX_PLAYERS),
     )
 

@@ -46,7 +46,19 @@ MISS = const(8)
 EXHAUSTED = const(9)
 END = const(10)
 
-EVENT_NAMES = ("", "throw", "void", "skip", "award", "take", "share", "zhuangyuan", "miss", "exhausted", "end")
+EVENT_NAMES = (
+    "",
+    "throw",
+    "void",
+    "skip",
+    "award",
+    "take",
+    "share",
+    "zhuangyuan",
+    "miss",
+    "exhausted",
+    "end",
+)
 
 NO_SEAT = const(255)
 
