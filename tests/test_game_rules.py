@@ -213,3 +213,10 @@ def test_after_the_end_nothing_more_applies():
 def test_player_count_is_checked(players):
     with pytest.raises(ValueError):
         Game(Rules(), players)
+
+
+def test_biandijin_sweeps_the_zhuangyuan_past_a_better_chajinhua():
+    # with 插金花 ranked second (folk order), 遍地锦 still "只得桌上所剩之饼": the 状元 prize is on the table
+    g = play(new_game(biandijin="separate", chajinhua_rank="second"), "444411", "111111")
+    assert g.ended and held(g, 2, "zhuangyuan") == 1
+    assert g.zhuangyuan()[0] == 1

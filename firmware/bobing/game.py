@@ -123,13 +123,18 @@ class Game:
         return 63 * self.sets
 
     def zhuangyuan(self):
-        """(seat, dice_code, kind) of the 状元 holder, provisional while the game
-        goes on; None if nobody holds it (or everyone grabbed it)."""
-        if self.top == ev.NO_SEAT or (
-            self.ended and self.shared_prizes[_ZY] and not self.hold[self.top * 6 + _ZY]
-        ):
+        """(seat, dice_code, kind) of the 状元: the provisional holder while the game
+        goes on, the one holding the prize once it has ended (the best throw
+        among them with several sets); None if nobody has it (or all grabbed it)."""
+        seat = self.top
+        if self.end_reason:
+            holders = [s for s in range(self.players) if self.hold[s * 6 + _ZY]]
+            if not holders:
+                return None
+            seat = min(holders, key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
+        if seat == ev.NO_SEAT:
             return None
-        return self.top, self.zy_dice[self.top], self.zy_kind[self.top]
+        return seat, self.zy_dice[seat], self.zy_kind[seat]
 
     # --- playing ------------------------------------------------------------
 
