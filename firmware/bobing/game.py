@@ -44,7 +44,7 @@ _SNAPSHOT_FORMAT = const(1)
 def starter_dice_count(players):
     """Dice for the starter draw (答起): enough that the top sum exceeds the players.
 
-    Seeds 000 and 001 throw two dice; seed 003 "骰子最大点数之和，应大于选手人数".
+    Seeds 000 and 001 throw two dice; seed 003 "骰子最大点数之和，应大干选手人数" (sic).
     """
     return max(2, players // 6 + 1)
 
