@@ -5,13 +5,18 @@ from bobing.classify import classify
 from bobing.names import KINDS, TIER_NAMES, TIERS, award_names
 
 
-def tier_label(tier):
+def tier_label(tier, labels=None):
+    """A tier's name, with its prize (the game's label) when there is one."""
     hanzi, _, english = TIER_NAMES[tier]
+    if labels and labels[tier]:
+        return "%s (%s: %s)" % (hanzi, english, labels[tier])
     return "%s (%s)" % (hanzi, english)
 
 
-def event_line(event, rules):
-    """One line for one event tuple; seats shown 1-based."""
+def event_line(event, game):
+    """One line for one event tuple of `game`; seats shown 1-based."""
+    rules = game.rules
+    labels = game.labels
     kind = event[0]
     if kind == ev.THROW:
         dice = ev.dice_of(event[2])
@@ -28,24 +33,24 @@ def event_line(event, rules):
     if kind == ev.SKIP:
         return "player %d sits this turn out" % (event[1] + 1)
     if kind == ev.AWARD:
-        return "  player %d wins %d x %s" % (event[1] + 1, event[3], tier_label(event[2]))
+        return "  player %d wins %d x %s" % (event[1] + 1, event[3], tier_label(event[2], labels))
     if kind == ev.TAKE:
         return "  player %d takes %d x %s from player %d" % (
             event[1] + 1,
             event[4],
-            tier_label(event[2]),
+            tier_label(event[2], labels),
             event[3] + 1,
         )
     if kind == ev.SHARE:
-        return "  %d x %s shared by everyone" % (event[2], tier_label(event[1]))
+        return "  %d x %s shared by everyone" % (event[2], tier_label(event[1], labels))
     if kind == ev.ZY:
         if event[1] == ev.NO_SEAT:
             return "  nobody holds the 状元 now"
         return "  player %d now holds the 状元 (provisional)" % (event[1] + 1)
     if kind == ev.MISS:
-        return "  %s all gone: nothing won" % tier_label(event[1])
+        return "  %s all gone: nothing won" % tier_label(event[1], labels)
     if kind == ev.EXHAUSTED:
-        return "  last %s taken" % tier_label(event[1])
+        return "  last %s taken" % tier_label(event[1], labels)
     return "game over: %s" % ev.END_REASONS[event[1]]
 
 
@@ -68,6 +73,31 @@ def summary(game):
         "remaining": dict(zip(TIERS, game.remaining(), strict=True)),
         "shared": dict(zip(TIERS, game.shared(), strict=True)),
     }
+
+
+def add_label_argument(parser):
+    parser.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="TIER=PRIZE",
+        help="what a tier's prize is, e.g. duitang=红包 (tiers: %s)" % ", ".join(TIERS),
+    )
+
+
+def labels_from_args(args):
+    """Six labels, 一秀 first, from --label TIER=PRIZE options."""
+    from host_tools.cli import UsageError
+
+    labels = [""] * 6
+    for item in args.label:
+        tier, sep, text = item.partition("=")
+        if not sep or tier not in TIERS or not text.strip():
+            raise UsageError("--label %r: expected TIER=PRIZE with TIER one of %s" % (item, ", ".join(TIERS)))
+        if len(text.encode("utf-8")) > ev.MAX_LABEL_BYTES:
+            raise UsageError("--label %r: at most %d bytes of UTF-8" % (item, ev.MAX_LABEL_BYTES))
+        labels[TIERS.index(tier)] = text.strip()
+    return labels
 
 
 def standings_table(game):

@@ -11,7 +11,7 @@ from bobing import events as ev
 from bobing.dice import Dice, SeededBytes
 from bobing.game import MAX_SETS, Game, starter_dice_count, starter_seat
 from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
-from host_tools.describe import event_line, standings_table, tier_label
+from host_tools.describe import add_label_argument, event_line, labels_from_args, standings_table, tier_label
 from host_tools.replay_cmd import add_players_argument
 
 RED = "\033[1;31m"
@@ -23,6 +23,7 @@ def register(sub):
     p = sub.add_parser("play", help="play a whole game in the terminal (Enter throws)")
     add_rules_arguments(p)
     add_players_argument(p)
+    add_label_argument(p)
     p.add_argument("--sets", type=int, default=1, metavar="K", help="sets of 63 prizes (default 1)")
     p.add_argument("--seed", type=int, metavar="S", help="reproducible dice (default: os.urandom)")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours for the red 4s and 1s")
@@ -47,6 +48,7 @@ def run(args):
     if not 1 <= args.sets <= MAX_SETS:
         raise UsageError("--sets %d: expected 1-%d" % (args.sets, MAX_SETS))
     rules = rules_from_args(args)
+    labels = labels_from_args(args)
     color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
     dice = Dice(SeededBytes(args.seed) if args.seed is not None else os.urandom)
 
@@ -57,7 +59,7 @@ def run(args):
         "答起 starter draw: player 1 throws %d dice: %s = %d, so player %d starts."
         % (count, show_dice(draw, color), sum(draw), first + 1)
     )
-    game = Game(rules, args.players, args.sets, first_seat=first)
+    game = Game(rules, args.players, args.sets, first_seat=first, labels=labels)
     print(HELP)
     while not game.ended:
         pool = "  ".join("%s %d" % (tier_label(t).split()[0], game.remaining()[t]) for t in range(5, -1, -1))
@@ -78,7 +80,7 @@ def run(args):
             print(HELP)
             continue
         for event in game.last_events():
-            print(event_line(event, rules))
+            print(event_line(event, game))
     if game.ended:
         zy = game.zhuangyuan()
         if zy is not None:

@@ -6,13 +6,14 @@ import sys
 from bobing.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from host_tools.classify_cmd import parse_throw
 from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
-from host_tools.describe import event_line, standings_table, summary
+from host_tools.describe import add_label_argument, event_line, labels_from_args, standings_table, summary
 
 
 def register(sub):
     p = sub.add_parser("replay", help="replay a file of throws (one six-digit throw a line)")
     add_rules_arguments(p)
     add_players_argument(p)
+    add_label_argument(p)
     p.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
     p.add_argument("file", metavar="FILE", help="throws, one a line ('#' comments); - for stdin")
     p.set_defaults(run=run)
@@ -58,8 +59,9 @@ def read_throws(path):
 
 def run(args):
     rules = rules_from_args(args)
+    labels = labels_from_args(args)
     throws = read_throws(args.file)
-    game = Game(rules, args.players)
+    game = Game(rules, args.players, labels=labels)
     used = 0
     log = []
     for _, dice in throws:
@@ -67,7 +69,7 @@ def run(args):
             break
         game.throw(dice)
         used += 1
-        log.extend(event_line(e, rules) for e in game.last_events())
+        log.extend(event_line(e, game) for e in game.last_events())
     if args.json:
         out = summary(game)
         out["throws_used"] = used

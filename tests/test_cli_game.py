@@ -98,3 +98,10 @@ def test_play_quits_cleanly_and_rejects_bad_sets():
     assert proc.returncode == 0 and "unfinished" in proc.stdout
     bad = bobing("play", "--players", "3", "--sets", "0")
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+
+
+def test_labels_name_the_prizes():
+    proc = bobing("replay", "--players", "2", "--label", "duitang=红包", "-", stdin="123456\n")
+    assert proc.returncode == 0 and "红包" in proc.stdout
+    bad = bobing("replay", "--players", "2", "--label", "gold=x", "-", stdin="123456\n")
+    assert bad.returncode == 2 and bad.stdout == "" and "gold=x" in bad.stderr

@@ -220,3 +220,12 @@ def test_biandijin_sweeps_the_zhuangyuan_past_a_better_chajinhua():
     g = play(new_game(biandijin="separate", chajinhua_rank="second"), "444411", "111111")
     assert g.ended and held(g, 2, "zhuangyuan") == 1
     assert g.zhuangyuan()[0] == 1
+
+
+def test_prize_labels_travel_with_the_game():
+    labels = ["牙膏", "洗发水", "沐浴露", "食用油", "红包", "电饭锅"]
+    g = Game(Rules(), 3, labels=labels)
+    assert Game.from_header(g.header()).labels == labels
+    assert Game.from_snapshot(g.snapshot()).labels == labels
+    with pytest.raises(ValueError):
+        Game(Rules(), 3, labels=["一二三四五六七八九十一二三四五六七八九十"] + [""] * 5)

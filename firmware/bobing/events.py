@@ -21,7 +21,8 @@ Events, as decoded tuples (seat numbers 0-based, tiers as classify.TIER_*):
     (MISS, tier)                    won a tier that is already empty
     (EXHAUSTED, tier)               the tier's last prize is gone
     (END, reason)                   the game is over (END_* reason)
-A game's header (encode_header) starts its log: rules, players, sets, first seat.
+A game's header (encode_header) starts its log: rules, players, sets, first
+seat and the prize label of each tier.
 """
 
 try:
@@ -185,19 +186,47 @@ def decode_batch(data):
     return record, first, events
 
 
-def encode_header(rules, players, sets, first_seat):
-    """The record that opens a game's log: enough to replay it from nothing."""
+MAX_LABEL_BYTES = const(30)
+
+
+def encode_header(rules, players, sets, first_seat, labels):
+    """The record that opens a game's log: enough to replay it from nothing.
+
+    Layout: HEADER_FORMAT, players, sets, first seat, rules length, rules
+    (Rules.encode), then per tier (一秀 first) a length byte and its UTF-8 label.
+    """
     rule_bytes = rules.encode()
-    return bytes([HEADER_FORMAT, players, sets, first_seat, len(rule_bytes)]) + rule_bytes
+    out = bytearray([HEADER_FORMAT, players, sets, first_seat, len(rule_bytes)])
+    out.extend(rule_bytes)
+    for label in labels:
+        raw = label.encode("utf-8")
+        if len(raw) > MAX_LABEL_BYTES:
+            raise ValueError("prize label longer than %d bytes: %s" % (MAX_LABEL_BYTES, label))
+        out.append(len(raw))
+        out.extend(raw)
+    return bytes(out)
 
 
 def decode_header(data):
-    """(rules, players, sets, first_seat); ValueError if malformed."""
+    """(rules, players, sets, first_seat, labels); ValueError if malformed."""
     from bobing.rules import Rules
 
-    if len(data) < 5 or data[0] != HEADER_FORMAT or len(data) != 5 + data[4]:
+    if len(data) < 5 or data[0] != HEADER_FORMAT:
         raise ValueError("bad game header")
-    return Rules.decode(data[5:]), data[1], data[2], data[3]
+    pos = 5 + data[4]
+    rules = Rules.decode(bytes(data[5:pos]))
+    labels = []
+    for _ in range(6):
+        if pos >= len(data) or pos + 1 + data[pos] > len(data):
+            raise ValueError("bad game header")
+        try:
+            labels.append(bytes(data[pos + 1 : pos + 1 + data[pos]]).decode("utf-8"))
+        except UnicodeError:
+            raise ValueError("bad game header") from None
+        pos += 1 + data[pos]
+    if pos != len(data):
+        raise ValueError("bad game header")
+    return rules, data[1], data[2], data[3], labels
 
 
 def is_header(data):

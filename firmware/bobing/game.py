@@ -57,7 +57,7 @@ def starter_seat(thrower, total, players):
 class Game:
     """State of one game: pool, holdings, the 状元 contest, turn and end."""
 
-    def __init__(self, rules, players, sets=1, first_seat=0, log=True):
+    def __init__(self, rules, players, sets=1, first_seat=0, log=True, labels=None):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError("players must be %d to %d" % (MIN_PLAYERS, MAX_PLAYERS))
         if not 1 <= sets <= MAX_SETS:
@@ -65,6 +65,11 @@ class Game:
         if not 0 <= first_seat < players:
             raise ValueError("first seat must be 0 to %d" % (players - 1))
         self.rules = rules
+        # What each tier's prize is, 一秀 first (沐浴露, 红包...); "" shows the tier's name.
+        self.labels = list(labels) if labels else [""] * 6
+        if len(self.labels) != 6:
+            raise ValueError("one prize label per tier: 6")
+        ev.encode_header(rules, players, sets, first_seat, self.labels)  # checks the labels fit a header
         self.log = log  # False: throw() returns None, for fast simulations
         self.players = players
         self.sets = sets
@@ -380,12 +385,12 @@ class Game:
 
     def header(self):
         """The record that opens this game's log (rules, players, sets, first seat)."""
-        return ev.encode_header(self.rules, self.players, self.sets, self.first_seat)
+        return ev.encode_header(self.rules, self.players, self.sets, self.first_seat, self.labels)
 
     @classmethod
     def from_header(cls, data):
-        rules, players, sets, first_seat = ev.decode_header(data)
-        return cls(rules, players, sets, first_seat)
+        rules, players, sets, first_seat, labels = ev.decode_header(data)
+        return cls(rules, players, sets, first_seat, labels=labels)
 
     _LISTS = (
         "stock",
