@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MPY_OUT := build/mpy
-FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*')
+FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*')
 
 .PHONY: setup test check bench play sim clean
 
@@ -21,6 +21,7 @@ test: $(STAMP)
 
 check: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python tools/typecheck_firmware.py
 	rm -rf $(MPY_OUT)
 	@for f in $(FIRMWARE_PY); do \

@@ -23,7 +23,7 @@ def compile_firmware():
     src = os.path.join(ROOT, "firmware")
     for folder, _, names in os.walk(src):
         for name in names:
-            if name.endswith(".py"):
+            if name.endswith(".py") and name != "manifest.py":
                 rel = os.path.relpath(os.path.join(folder, name), src)
                 target = os.path.join(out, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(target), exist_ok=True)
