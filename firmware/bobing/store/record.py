@@ -1,0 +1,154 @@
+"""Byte formats of the flash log: records, segment headers, the hash chain, acks.
+
+Pure code (no file access) shared by the bowl and the host reader, so both
+read exactly the same format.  docs/storage.md describes it byte by byte.
+
+Record (11 bytes of framing around the payload):
+    1-2 bytes  varint (payload length << 1 | game_start flag)
+    2 bytes    sequence number, low 16 bits, little-endian
+    4 bytes    link: the first 4 bytes of the chain value before this record
+    n bytes    payload (opaque: the game engine's event batch)
+    4 bytes    CRC-32, little-endian, of the full 32-bit sequence number
+               (4 bytes LE) followed by every byte above
+The CRC covers the full sequence number, so a record read at the wrong place
+fails its check even though only 16 bits of the number are stored.
+
+Chain: chain(s) = SHA-256(chain(s-1) + record s), chain(0) = 32 zero bytes.
+"""
+
+import hashlib
+import struct
+from binascii import crc32
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+FRAMING = const(11)  # record bytes besides the payload, for a payload under 64 bytes
+MAX_PAYLOAD = const(16383)  # what a two-byte length varint can hold with the flag bit
+CHAIN_SIZE = const(32)
+LINK_SIZE = const(4)
+GENESIS = bytes(CHAIN_SIZE)
+
+SEGMENT_MAGIC = b"BBL1"
+SEGMENT_HEADER_SIZE = const(48)  # magic 4, first and last sequence numbers 4 + 4, chain 32, CRC 4
+ACK_MAGIC = b"BBA1"
+ACK_SIZE = const(48)  # magic 4, last acknowledged sequence number 4, 0 4, chain 32, CRC 4
+
+_SEQ = bytearray(4)  # reused: the full sequence number fed to the CRC
+
+
+def _crc(seq, data, start, end):
+    struct.pack_into("<I", _SEQ, 0, seq)
+    return crc32(memoryview(data)[start:end], crc32(_SEQ))
+
+
+def frame(seq, link, payload, game_start=False):
+    """The bytes of record `seq`; `link` is the chain value before it (>= 4 bytes)."""
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise ValueError("payload of %d bytes is over %d" % (n, MAX_PAYLOAD))
+    head = n << 1 | (1 if game_start else 0)
+    out = bytearray()
+    if head < 0x80:
+        out.append(head)
+    else:
+        out.append(head & 0x7F | 0x80)
+        out.append(head >> 7)
+    out.extend(struct.pack("<H", seq & 0xFFFF))
+    out.extend(memoryview(link)[:LINK_SIZE])
+    out.extend(payload)
+    out.extend(struct.pack("<I", _crc(seq, out, 0, len(out))))
+    return bytes(out)
+
+
+def near_seq(low16, near):
+    """The full sequence number ending in `low16` closest above `near` - 32768."""
+    return near + ((low16 - near + 0x8000) & 0xFFFF) - 0x8000
+
+
+def decode(data, pos, near):
+    """Parse the record starting at data[pos]: (seq, end, payload_start, game_start).
+
+    `near` is the sequence number the record should have, give or take 32767
+    (the stored low 16 bits pick the full number).  None if the bytes there
+    are not an intact record: too short, or CRC mismatch.
+    """
+    size = len(data)
+    if pos >= size:
+        return None
+    head = data[pos]
+    start = pos + 1
+    if head & 0x80:
+        if start >= size:
+            return None
+        head = head & 0x7F | data[start] << 7
+        start += 1
+    end = start + 2 + LINK_SIZE + (head >> 1) + 4
+    if end > size:
+        return None
+    seq = near_seq(data[start] | data[start + 1] << 8, near)
+    if seq < 1 or _crc(seq, data, pos, end - 4) != struct.unpack_from("<I", data, end - 4)[0]:
+        return None
+    return seq, end, start + 2 + LINK_SIZE, head & 1
+
+
+def link_of(data, pos, payload_start):
+    """The 4 link bytes of the record at pos (payload_start from decode)."""
+    return bytes(data[payload_start - LINK_SIZE : payload_start])
+
+
+def chain_next(chain, data, start, end):
+    """Chain value after the record data[start:end], given the one before it."""
+    h = hashlib.sha256(chain)
+    h.update(memoryview(data)[start:end])
+    return h.digest()
+
+
+def reanchor(seq):
+    """Chain value the bowl continues from when it cannot compute chain(seq)
+    because a record up to seq is damaged: fixed, so the reader can recognise it."""
+    return hashlib.sha256(b"bobing re-anchor" + struct.pack("<I", seq)).digest()
+
+
+def _sealed(magic, a, b, chain):
+    body = magic + struct.pack("<II", a, b) + bytes(chain)
+    return body + struct.pack("<I", crc32(body))
+
+
+def _unseal(magic, data):
+    """(a, b, chain) of a sealed 48-byte block, None if damaged or not one."""
+    if len(data) < 48 or bytes(data[:4]) != magic:
+        return None
+    if crc32(memoryview(data)[:44]) != struct.unpack_from("<I", data, 44)[0]:
+        return None
+    a, b = struct.unpack_from("<II", data, 4)
+    return a, b, bytes(data[12:44])
+
+
+def segment_header(first_seq, last_seq, chain):
+    """Header of a segment holding records first_seq..last_seq; chain = chain(first_seq - 1)."""
+    return _sealed(SEGMENT_MAGIC, first_seq, last_seq, chain)
+
+
+def parse_segment_header(data):
+    """(first_seq, last_seq, chain before first_seq), or None if the header is damaged."""
+    return _unseal(SEGMENT_MAGIC, data)
+
+
+def ack(last_seq, chain):
+    """The host's acknowledgement: every record up to last_seq is synced and
+    verified, and chain(last_seq) is `chain`."""
+    return _sealed(ACK_MAGIC, last_seq, 0, chain)
+
+
+def parse_ack(data):
+    """(last_seq, chain), or None if these bytes are not an intact ack."""
+    if len(data) != ACK_SIZE:
+        return None
+    sealed = _unseal(ACK_MAGIC, data)
+    return None if sealed is None else (sealed[0], sealed[2])

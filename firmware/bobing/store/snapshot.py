@@ -1,0 +1,93 @@
+"""Tally snapshots: the game state at a log sequence number, kept in two generations.
+
+A snapshot is written to `snap.tmp` and renamed over the older of `snap.a`
+and `snap.b` (LittleFS renames atomically), so a power cut leaves either
+the old or the new file, and a damaged newest snapshot still leaves the
+previous one, whose log tail is kept until it is superseded.
+
+File layout (all integers little-endian):
+    4 bytes   magic b"BBS1"
+    4 bytes   sequence number of the last record the state includes
+    32 bytes  chain value at that record
+    n bytes   the state (opaque: Game.snapshot())
+    4 bytes   CRC-32 of everything before it
+"""
+
+import os
+import struct
+from binascii import crc32
+
+from bobing.store.log import ENOSPC, StoreFull, read_file, remove
+
+MAGIC = b"BBS1"
+NAMES = ("snap.a", "snap.b")
+
+
+def encode(seq, chain, state):
+    body = MAGIC + struct.pack("<I", seq) + bytes(chain) + bytes(state)
+    return body + struct.pack("<I", crc32(body))
+
+
+def decode(data):
+    """(seq, chain, state) or None if the bytes are not an intact snapshot."""
+    if data is None or len(data) < 44 or bytes(data[:4]) != MAGIC:
+        return None
+    if crc32(memoryview(data)[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
+        return None
+    return struct.unpack_from("<I", data, 4)[0], bytes(data[8:40]), bytes(data[40:-4])
+
+
+class Snapshots:
+    """The two snapshot generations under root."""
+
+    def __init__(self, root):
+        self.root = root
+        self.newest = None  # (seq, chain, state) of the newest intact snapshot
+        self.older_seq = 0  # seq of the other intact one (0: none): its tail is kept
+        self._next = NAMES[0]  # the file the next save replaces
+
+    def remove_temp(self):
+        path = self.root + "/snap.tmp"
+        found = read_file(path) is not None
+        remove(path)
+        return found
+
+    def load(self, issues):
+        """Read both generations; damaged ones are reported in issues."""
+        found = []
+        for name in NAMES:
+            data = read_file(self.root + "/" + name)
+            snap = decode(data)
+            if snap is None:
+                if data is not None:
+                    issues.append("snapshot %s damaged: ignored" % name)
+                self._next = name
+            else:
+                found.append((snap[0], name, snap))
+        found.sort()
+        self.newest = found[-1][2] if found else None
+        self.older_seq = found[0][0] if len(found) == 2 else 0
+        if len(found) == 2:
+            self._next = found[0][1]
+
+    def save(self, seq, chain, state):
+        """Write a snapshot of `state` (bytes) as of record seq."""
+        temp = self.root + "/snap.tmp"
+        try:
+            with open(temp, "wb") as f:
+                f.write(encode(seq, chain, state))
+            os.rename(temp, self.root + "/" + self._next)
+        except OSError as e:
+            remove(temp)
+            if e.args[0] == ENOSPC:
+                raise StoreFull() from None
+            raise
+        self.older_seq = self.newest[0] if self.newest else 0
+        self.newest = (seq, bytes(chain), bytes(state))
+        self._next = NAMES[1] if self._next == NAMES[0] else NAMES[0]
+
+    def keep_after(self):
+        """Records after this seq must stay on flash: the tails of both snapshots."""
+        if self.newest is None:
+            return 0
+        return self.older_seq if self.older_seq else self.newest[0]

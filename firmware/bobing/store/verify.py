@@ -1,0 +1,118 @@
+"""Follow the hash chain through segments and slot records; describe every fault.
+
+The same code checks the bowl's log at boot (the newest segment and the
+pending slots only) and the host's copy of the whole log (host_tools/logread.py).
+"""
+
+from bobing.store import record as rec
+
+
+class Verifier:
+    """Checks records fed in sequence order.
+
+    `chain` is chain(last fed seq), or None while it cannot be known: after a
+    damaged or missing record, until a segment header or a re-anchored
+    record gives a full value again.  `issues` collects one line per fault.
+    """
+
+    def __init__(self, chain=rec.GENESIS, next_seq=1):
+        self.chain = chain
+        self.next_seq = next_seq
+        self.issues = []
+        self.damaged = 0  # records known to be lost or unreadable
+        self.unverified = 0  # intact records whose chain link could not be checked
+        self.records = 0  # intact records fed
+
+    def lost(self, first, last, where):
+        """Records first..last are damaged or missing."""
+        if last < first:
+            return
+        what = "record %d" % first if first == last else "records %d-%d" % (first, last)
+        self.issues.append("%s damaged or missing (%s)" % (what, where))
+        self.damaged += last - first + 1
+        self.chain = None
+        self.next_seq = last + 1
+
+    def anchor(self, first_seq, chain, where):
+        """A full chain value for chain(first_seq - 1), from a segment header."""
+        if first_seq > self.next_seq:
+            self.lost(self.next_seq, first_seq - 1, where)
+        if self.chain is not None and first_seq == self.next_seq and self.chain != chain:
+            if chain == rec.reanchor(first_seq - 1):
+                self.issues.append("%s: chain re-anchored; records before it are not linked to it" % where)
+            else:
+                self.issues.append(
+                    "%s: does not continue the chain: records before it were edited or removed" % where
+                )
+        self.chain = chain
+        self.next_seq = first_seq
+
+    def feed(self, seq, data, pos, end, payload_start, where):
+        """One intact record (CRC verified) data[pos:end]; False if out of order."""
+        if seq < self.next_seq:
+            self.issues.append(
+                "record %d (%s) repeats or goes back before %d: skipped" % (seq, where, self.next_seq)
+            )
+            return False
+        if seq > self.next_seq:
+            self.lost(self.next_seq, seq - 1, where)
+        link = rec.link_of(data, pos, payload_start)
+        chain = self.chain
+        if chain is not None and link != chain[: rec.LINK_SIZE]:
+            chain = None
+            if link != rec.reanchor(seq - 1)[: rec.LINK_SIZE]:
+                self.issues.append(
+                    "record %d (%s): chain link broken: a record before it was edited or removed"
+                    % (seq, where)
+                )
+        if chain is None:
+            if link == rec.reanchor(seq - 1)[: rec.LINK_SIZE]:
+                self.issues.append(
+                    "record %d (%s): chain re-anchored; records before it are not linked to it" % (seq, where)
+                )
+                chain = rec.reanchor(seq - 1)
+            else:
+                self.unverified += 1
+        self.chain = None if chain is None else rec.chain_next(chain, data, pos, end)
+        self.next_seq = seq + 1
+        self.records += 1
+        return True
+
+    def segment(self, data, name_seq, where, on_record):
+        """Check one segment file's bytes; on_record(seq, data, payload_start, end,
+        game_start) for each intact record in order.  Returns the segment's
+        last sequence number (from its header, else the last intact record)."""
+        header = rec.parse_segment_header(data)
+        if header is None or header[0] != name_seq:
+            self.issues.append("%s: header damaged" % where)
+            last = name_seq - 1
+            if name_seq > self.next_seq:
+                self.lost(self.next_seq, name_seq - 1, where)
+            self.chain = None
+            self.next_seq = name_seq
+        else:
+            last = header[1]
+            self.anchor(name_seq, header[2], where)
+        pos = rec.SEGMENT_HEADER_SIZE
+        size = len(data)
+        while pos < size:
+            found = rec.decode(data, pos, self.next_seq)
+            start = pos
+            while found is None and pos < size:
+                pos += 1  # resynchronise: the next intact record after damage
+                found = rec.decode(data, pos, self.next_seq)
+            if found is None:
+                self.lost(self.next_seq, last, "%s bytes %d-%d" % (where, start, size))
+                self.issues.append("%s: %d unreadable bytes at the end" % (where, size - start))
+                break
+            seq, end, payload_start, game_start = found
+            if pos > start:
+                self.issues.append("%s: bytes %d-%d unreadable" % (where, start, pos))
+            if self.feed(seq, data, pos, end, payload_start, where):
+                on_record(seq, data, payload_start, end - 4, game_start)
+                if seq > last:
+                    last = seq
+            pos = end
+        if self.next_seq <= last:
+            self.lost(self.next_seq, last, "%s ends early" % where)
+        return last
