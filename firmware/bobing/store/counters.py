@@ -34,8 +34,8 @@ class Counters:
     def load(self, issues):
         for name in NAMES:
             data = read_file(self.root + "/" + name)
-            if data is None:
-                continue
+            if not data:
+                continue  # never written, or created empty by a write the power cut
             if (
                 len(data) != 24
                 or data[:4] != MAGIC

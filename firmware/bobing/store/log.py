@@ -143,8 +143,8 @@ class Log:
         self.pending_bytes = 0
         for seq in range(self.last_end + 1, self.last_end + SLOTS + 1):
             data = read_file(self.slot_path(seq))
-            if data is None:
-                continue
+            if not data:
+                continue  # never written, or created empty by a write the power cut
             found = rec.decode(data, 0, seq)
             if found is None or found[1] != len(data):
                 unreadable.append(seq)
