@@ -110,10 +110,10 @@ def get_varint(data, pos):
         shift += 7
 
 
-# Argument layout per event type: "s" seat byte, "c" count varint,
-# "d" 2-byte dice code, "r" reason byte.  The tier rides in the type byte.
-_ARGS = ("", "sd", "s", "s", "sc", "ssc", "c", "s", "", "", "r")
-_HAS_TIER = (False, False, False, False, True, True, True, False, True, True, False)
+# Arguments per event type, in tuple order: "s" a seat byte, "c" a count
+# (varint), "d" a 2-byte dice code, "r" a reason byte, "t" a tier, which rides
+# in the low nibble of the type byte and so costs nothing.
+_ARGS = ("", "sd", "s", "s", "stc", "stsc", "tc", "s", "t", "t", "r")
 
 
 def encode_batch(record, first_event, events):
@@ -121,29 +121,20 @@ def encode_batch(record, first_event, events):
     buf = bytearray([FORMAT])
     put_varint(buf, record)
     put_varint(buf, first_event)
-    for ev in events:
-        kind = ev[0]
-        args = ev[1:]
-        tier = 0
-        if _HAS_TIER[kind]:
-            # tier is the second field for seat events, the first otherwise
-            if _ARGS[kind] and _ARGS[kind][0] == "s":
-                tier = args[1]
-                args = args[:1] + args[2:]
-            else:
-                tier = args[0]
-                args = args[1:]
-        buf.append(kind << 4 | tier)
-        spec = _ARGS[kind]
+    for event in events:
+        spec = _ARGS[event[0]]
+        tier = spec.find("t")
+        buf.append(event[0] << 4 | (event[tier + 1] if tier >= 0 else 0))
         for i in range(len(spec)):
             a = spec[i]
+            value = event[i + 1]
             if a == "c":
-                put_varint(buf, args[i])
+                put_varint(buf, value)
             elif a == "d":
-                buf.append(args[i] >> 8)
-                buf.append(args[i] & 255)
-            else:
-                buf.append(args[i])
+                buf.append(value >> 8)
+                buf.append(value & 255)
+            elif a != "t":
+                buf.append(value)
     return bytes(buf)
 
 
@@ -159,30 +150,26 @@ def decode_batch(data):
         pos += 1
         kind = head >> 4
         tier = head & 15
-        if not 1 <= kind < len(_ARGS) or tier > 5 or (tier and not _HAS_TIER[kind]):
+        if not 1 <= kind < len(_ARGS) or tier > 5 or (tier and "t" not in _ARGS[kind]):
             raise ValueError("bad event type byte %d" % head)
-        spec = _ARGS[kind]
-        args = []
-        for a in spec:
-            if a == "c":
+        event = [kind]
+        for a in _ARGS[kind]:
+            if a == "t":
+                event.append(tier)
+            elif a == "c":
                 n, pos = get_varint(data, pos)
-                args.append(n)
+                event.append(n)
             elif a == "d":
                 if pos + 2 > len(data):
                     raise ValueError("truncated event batch")
-                args.append(data[pos] << 8 | data[pos + 1])
+                event.append(data[pos] << 8 | data[pos + 1])
                 pos += 2
             else:
                 if pos >= len(data):
                     raise ValueError("truncated event batch")
-                args.append(data[pos])
+                event.append(data[pos])
                 pos += 1
-        if _HAS_TIER[kind]:
-            if spec and spec[0] == "s":
-                args.insert(1, tier)
-            else:
-                args.insert(0, tier)
-        events.append(tuple([kind] + args))
+        events.append(tuple(event))
     return record, first, events
 
 
