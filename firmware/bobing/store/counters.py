@@ -7,9 +7,13 @@ written alternately: a power cut or a damaged copy leaves the other one,
 and the larger value of the intact copies wins.  The log's own numbers are
 folded in again at boot, so nothing but erasing the flash resets them.
 
-File layout (24 bytes, integers little-endian):
-    4 bytes magic b"BBC1", then u32 generation, games, recoveries, and the
-    log sequence number the counts include, then a CRC-32 of those 20 bytes.
+The copies also keep the last sequence number the host acknowledged, so a
+segment deleted without an acknowledgement shows as missing.
+
+File layout (28 bytes, integers little-endian):
+    4 bytes magic b"BBC1", then u32 generation, games, recoveries, the log
+    sequence number the counts include and the last acknowledged sequence
+    number, then a CRC-32 of those 24 bytes.
 """
 
 import struct
@@ -22,7 +26,7 @@ NAMES = ("count.a", "count.b")
 
 
 class Counters:
-    """games, recoveries and records (log sequence number counted up to)."""
+    """games, recoveries, seq (log sequence number counted up to) and acked."""
 
     def __init__(self, root):
         self.root = root
@@ -30,6 +34,7 @@ class Counters:
         self.games = 0
         self.recoveries = 0
         self.seq = 0  # game-start records up to here are included in games
+        self.acked = 0  # the host acknowledged every record up to here
 
     def load(self, issues):
         for name in NAMES:
@@ -37,21 +42,24 @@ class Counters:
             if not data:
                 continue  # never written, or created empty by a write the power cut
             if (
-                len(data) != 24
+                len(data) != 28
                 or data[:4] != MAGIC
-                or crc32(memoryview(data)[:20]) != struct.unpack_from("<I", data, 20)[0]
+                or crc32(memoryview(data)[:24]) != struct.unpack_from("<I", data, 24)[0]
             ):
                 issues.append("counter copy %s damaged: the other copy is used" % name)
                 continue
-            generation, games, recoveries, seq = struct.unpack_from("<IIII", data, 4)
+            generation, games, recoveries, seq, acked = struct.unpack_from("<IIIII", data, 4)
             self.generation = max(self.generation, generation)
             self.games = max(self.games, games)
             self.recoveries = max(self.recoveries, recoveries)
             self.seq = max(self.seq, seq)
+            self.acked = max(self.acked, acked)
 
     def save(self):
         """Write the copy not written last; one small file, committed on close."""
         self.generation += 1
-        body = MAGIC + struct.pack("<IIII", self.generation, self.games, self.recoveries, self.seq)
+        body = MAGIC + struct.pack(
+            "<IIIII", self.generation, self.games, self.recoveries, self.seq, self.acked
+        )
         with open(self.root + "/" + NAMES[self.generation & 1], "wb") as f:
             f.write(body + struct.pack("<I", crc32(body)))

@@ -109,10 +109,11 @@ class Log:
         firsts.sort()
         return firsts
 
-    def scan(self, verifier, from_seq, on_record):
+    def scan(self, verifier, from_seq, on_record, on_segment=None):
         """Read the log from the segment holding from_seq (or the first) to the
         newest slot; on_record(seq, data, payload_start, payload_end, game_start)
-        for every intact record at or after from_seq.  Sets tip and chain."""
+        for every intact record at or after from_seq, on_segment(index, last seq,
+        verified chain there or None) after each segment.  Sets tip and chain."""
         self.segments = self.list_segments()
         start = 0
         for i, first in enumerate(self.segments):
@@ -126,7 +127,8 @@ class Log:
             if seq >= from_seq:
                 on_record(seq, data, payload_start, payload_end, game_start)
 
-        for first in self.segments[start:]:
+        for index in range(start, len(self.segments)):
+            first = self.segments[index]
             where = "segment %08x" % first
             data = read_file(self.segment_path(first))
             if data is None:
@@ -134,6 +136,8 @@ class Log:
                 continue
             self.last_end = verifier.segment(data, first, where, wanted)
             data = None
+            if on_segment is not None:
+                on_segment(index, self.last_end, verifier.chain)
         self.pending_chain = verifier.chain if verifier.chain is not None else rec.reanchor(self.last_end)
         self._scan_slots(verifier, wanted)
 

@@ -128,6 +128,9 @@ class Store:
         deleted = self.log.release(parsed[0], parsed[1], self.snapshots.keep_after())
         if deleted < 0:
             raise ValueError("acknowledgement of record %d does not match this log: ignored" % parsed[0])
+        if parsed[0] > self.counters.acked:
+            self.counters.acked = parsed[0]
+            self.counters.save()
         return deleted
 
     def lifetime(self):

@@ -1,0 +1,94 @@
+"""Read a copy of the bowl's store directory on the host and verify all of it.
+
+The format code is the firmware's own (bobing.store), run on CPython: the
+very checks the bowl makes at boot, over the whole history instead of its
+newest part.
+"""
+
+import os
+
+from bobing.store import record as rec
+from bobing.store import snapshot
+from bobing.store.counters import Counters
+from bobing.store.log import Log, read_file
+from bobing.store.verify import Verifier
+
+
+class LogReport:
+    """Everything found in one store directory.
+
+    records: [(seq, payload, game_start)] of every intact record, in order
+    issues: one line per damaged, missing or suspicious thing (empty: all verified)
+    segments: [(first, last)] of the segment files; pending: records in slot files
+    ackable: (last_seq, chain) the host may acknowledge, or None
+    """
+
+    def __init__(self):
+        self.records = []
+        self.issues = []
+        self.damaged = 0
+        self.unverified = 0
+        self.segments = []
+        self.pending = 0
+        self.snapshots = []  # [(file name, seq)] of the intact snapshots
+        self.counters = {}
+        self.ackable = None
+        self.ackable_if_damaged = None
+
+
+def is_store(directory):
+    return os.path.isdir(os.path.join(directory, "seg"))
+
+
+def read_log(directory):
+    """Verify the store copied into `directory` (the bowl's /data)."""
+    report = LogReport()
+    log = Log(directory)
+    verifier = Verifier()
+    ends = []  # (segment index, last seq, chain verified there or None, issues so far)
+
+    def keep(seq, data, start, end, game_start):
+        report.records.append((seq, bytes(data[start:end]), game_start))
+
+    def segment_done(index, last, chain):
+        ends.append((index, last, chain, len(verifier.issues)))
+
+    log.scan(verifier, 1, keep, segment_done)
+    report.issues = verifier.issues
+    report.damaged = verifier.damaged
+    report.unverified = verifier.unverified
+    report.segments = log.segment_ends()
+    report.pending = log.tip - log.last_end
+    for index, last, chain, issues in ends:
+        known = log.chain_after(index)
+        if known is None:
+            continue
+        report.ackable_if_damaged = (last, known)
+        if issues == 0 and chain == known:
+            report.ackable = (last, known)
+    for name in snapshot.NAMES:
+        data = read_file(os.path.join(directory, name))
+        snap = snapshot.decode(data)
+        if snap is not None:
+            report.snapshots.append((name, snap[0]))
+        elif data is not None:
+            report.issues.append("snapshot %s damaged" % name)
+    counters = Counters(directory)
+    counters.load(report.issues)
+    if report.segments and report.segments[0][0] > counters.acked + 1:
+        first, last = counters.acked + 1, report.segments[0][0] - 1
+        report.issues.insert(0, "records %d-%d missing: deleted without an acknowledgement" % (first, last))
+        report.damaged += last - first + 1
+        report.ackable = None  # damage before every segment end
+    report.counters = {
+        "games": counters.games,
+        "throws": log.tip - counters.games,
+        "recoveries": counters.recoveries,
+    }
+    return report
+
+
+def ack_bytes(report, accept_damage=False):
+    """The ack file for this report, or None if nothing can be acknowledged."""
+    point = report.ackable_if_damaged if accept_damage else report.ackable
+    return None if point is None else rec.ack(point[0], point[1])

@@ -1,0 +1,196 @@
+"""The host reader (CPython) on logs written by the firmware's own store code.
+
+Store runs unchanged on CPython over an ordinary directory, which makes the
+bowl's /data tree cheaply; the MicroPython/LittleFS behaviour is covered by
+test_store_powercut.py and test_store_mp.py.
+"""
+
+import os
+import struct
+from binascii import crc32
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bobing.store import record as rec
+from bobing.store.store import Store
+from host_tools import log_cmd
+from host_tools.cli import UsageError, _Parser
+from host_tools.logread import ack_bytes, read_log
+
+RECORDS = 400  # three full segments of 128 and 16 records pending in slots
+
+
+def payload(seq):
+    return bytes([seq % 251]) * (5 + seq % 13)
+
+
+def make_store(root, records=RECORDS, snapshot_every=32):
+    store = Store(str(root))
+    store.recover()
+    for seq in range(1, records + 1):
+        assert store.append(payload(seq), game_start=seq % 100 == 1) == seq
+        if seq % snapshot_every == 0:
+            store.save_snapshot(b"state %d" % seq)
+    return store
+
+
+def segment_files(root):
+    return sorted(os.path.join(root, "seg", n) for n in os.listdir(os.path.join(root, "seg")))
+
+
+def intact(report):
+    return {seq: data for seq, data, _ in report.records}
+
+
+def test_clean_log_reads_back_exactly(tmp_path):
+    make_store(tmp_path)
+    report = read_log(str(tmp_path))
+    assert report.issues == []
+    assert [(s, p) for s, p, _ in report.records] == [(s, payload(s)) for s in range(1, RECORDS + 1)]
+    assert [g for s, _, g in report.records if g] == [1, 1, 1, 1]
+    assert report.segments == [(1, 128), (129, 256), (257, 384)]
+    assert report.pending == 16
+    assert report.counters == {"games": 4, "throws": RECORDS - 4, "recoveries": 0}
+
+
+def test_a_flipped_bit_names_exactly_the_damaged_record(tmp_path):
+    make_store(tmp_path)
+    path = segment_files(tmp_path)[1]  # records 129-256
+    data = bytearray(open(path, "rb").read())
+    pos = rec.SEGMENT_HEADER_SIZE
+    for _ in range(10):  # to the payload of record 139
+        pos = rec.decode(data, pos, 129)[1]
+    data[pos + 8] ^= 0x10
+    open(path, "wb").write(data)
+    report = read_log(str(tmp_path))
+    assert report.damaged == 1
+    assert any(line.startswith("record 139 damaged") for line in report.issues)
+    assert sorted(intact(report)) == [s for s in range(1, RECORDS + 1) if s != 139]
+    assert all(intact(report)[s] == payload(s) for s in intact(report))
+    # records after the damage in its segment cannot be chain-checked; the next segment re-anchors
+    assert report.unverified == 256 - 139
+
+
+def test_an_edited_record_with_a_fixed_crc_breaks_the_chain(tmp_path):
+    make_store(tmp_path)
+    path = segment_files(tmp_path)[0]
+    data = bytearray(open(path, "rb").read())
+    start = rec.SEGMENT_HEADER_SIZE
+    for _ in range(49):  # record 50
+        start = rec.decode(data, start, 1)[1]
+    _, end, payload_start, _ = rec.decode(data, start, 50)
+    data[payload_start] ^= 1  # someone edits the prize events ...
+    struct.pack_into("<I", data, end - 4, crc32(data[start : end - 4], crc32(struct.pack("<I", 50))))
+    open(path, "wb").write(data)  # ... and fixes the CRC
+    report = read_log(str(tmp_path))
+    assert report.damaged == 0
+    assert any(line.startswith("record 51 (segment 00000001): chain link broken") for line in report.issues)
+    assert any("segment 00000081: does not continue the chain" in line for line in report.issues) is False
+
+
+def test_a_removed_segment_is_reported(tmp_path):
+    make_store(tmp_path)
+    os.remove(segment_files(tmp_path)[1])
+    report = read_log(str(tmp_path))
+    assert any(line.startswith("records 129-256 damaged or missing") for line in report.issues)
+    assert sorted(intact(report)) == list(range(1, 129)) + list(range(257, RECORDS + 1))
+
+
+def all_files(root):
+    files = segment_files(root)
+    for d in range(16):
+        folder = os.path.join(root, "s%d" % d)
+        files += sorted(os.path.join(folder, n) for n in os.listdir(folder))
+    return files
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_flips_and_truncations_are_found_and_the_rest_kept(tmp_path_factory, data):
+    root = str(tmp_path_factory.mktemp("store"))
+    make_store(root, records=300)
+    path = data.draw(st.sampled_from(all_files(root)))
+    content = bytearray(open(path, "rb").read())
+    if data.draw(st.booleans()):
+        bit = data.draw(st.integers(0, len(content) * 8 - 1))
+        content[bit // 8] ^= 1 << bit % 8
+    else:
+        content = content[: data.draw(st.integers(1, len(content) - 1))]
+    open(path, "wb").write(content)
+    report = read_log(root)
+    assert report.issues  # every byte is under a CRC: nothing goes unnoticed
+    got = intact(report)
+    assert all(got[s] == payload(s) for s in got)  # what is kept is exact
+    assert len(got) >= 300 - 128  # damage stays inside the file it hit
+
+
+def test_ack_lets_the_bowl_delete_exactly_the_synced_segments(tmp_path):
+    store = make_store(tmp_path)
+    report = read_log(str(tmp_path))
+    assert report.ackable[0] == 384
+    data = ack_bytes(report)
+    bowl = Store(str(tmp_path))
+    boot = bowl.recover()
+    assert boot.seq == RECORDS and boot.state_seq == 384
+    # the snapshot tails (records after 352, the older snapshot) stay: segments 1 and 129 go
+    assert bowl.acknowledge(data) == 2
+    assert [os.path.basename(p) for p in segment_files(tmp_path)] == ["00000101"]
+    report = read_log(str(tmp_path))
+    assert report.issues == []  # acknowledged history is gone, not missing
+    assert report.records[0][0] == 257
+    assert store.seq == RECORDS
+
+
+def test_an_ack_that_does_not_match_deletes_nothing(tmp_path):
+    make_store(tmp_path)
+    bowl = Store(str(tmp_path))
+    bowl.recover()
+    with pytest.raises(ValueError, match="does not match"):
+        bowl.acknowledge(rec.ack(256, bytes(32)))
+    with pytest.raises(ValueError, match="damaged"):
+        bowl.acknowledge(rec.ack(256, bytes(32))[:-1] + b"x")
+    assert len(segment_files(tmp_path)) == 3
+
+
+def cli(*argv):
+    parser = _Parser(prog="bobing")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    log_cmd.register(sub)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+def test_cli_verify_and_ack(tmp_path, capsys):
+    make_store(tmp_path)
+    assert cli("log", "verify", str(tmp_path)) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("records 1-400: 400 intact (384 in 3 segments, 16 pending), 0 damaged")
+    assert out.rstrip().endswith("verified")
+    assert cli("log", "ack", str(tmp_path)) == 0
+    assert rec.parse_ack(open(os.path.join(tmp_path, "ack"), "rb").read())[0] == 384
+    boot = Store(str(tmp_path)).recover()  # the bowl applies a dropped-in ack at boot
+    assert boot.issues == [] and len(segment_files(tmp_path)) == 1
+    assert not os.path.exists(os.path.join(tmp_path, "ack"))
+
+
+def test_cli_reports_damage_with_exit_1(tmp_path, capsys):
+    make_store(tmp_path)
+    os.remove(segment_files(tmp_path)[0])
+    assert cli("log", "verify", str(tmp_path)) == 1
+    assert "records 1-128 missing: deleted without an acknowledgement" in capsys.readouterr().out
+    with pytest.raises(UsageError, match="damage"):
+        cli("log", "ack", str(tmp_path))
+    assert cli("log", "ack", "--accept-damage", str(tmp_path)) == 0
+
+
+@pytest.mark.parametrize("argv", [("log", "verify", "/nonexistent"), ("log", "ack"), ("log", "frob", ".")])
+def test_cli_bad_input_is_a_usage_error(argv, tmp_path):
+    with pytest.raises(UsageError):
+        cli(*argv)
+
+
+def test_cli_not_a_store(tmp_path):
+    with pytest.raises(UsageError, match="not a copy"):
+        cli("log", "verify", str(tmp_path))
