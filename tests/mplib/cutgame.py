@@ -13,7 +13,7 @@ from nor_flash import NorFlash
 
 from bobing.rules import Rules
 
-BLOCKS = 64  # a 256 KB filesystem: room for a whole game's segments
+BLOCKS = 128  # a 512 KB filesystem: room for a whole game and the store's 18 folders
 
 
 def conserved(game):
@@ -55,7 +55,7 @@ def record(preset, seed, players):
     rec.batches[seq] = bowl.game.header()
     rec.states[seq] = bowl.game.snapshot()
     while not bowl.game.ended:
-        bowl.throw()
+        assert bowl.throw(), "flash full during the recorded game"
         seq = bowl.store.seq
         rec.batches[seq] = bowl.shown
         rec.states[seq] = bowl.game.snapshot()

@@ -63,7 +63,9 @@ def remove(path):
 def free_blocks(path):
     """(free blocks, total blocks, bytes per block) of the filesystem holding path."""
     st = os.statvfs(path)
-    return st[3], st[2], st[0]
+    # LittleFS counts each directory's blocks twice, so on a small filesystem
+    # the free count can go below zero and wrap around: that is none free.
+    return st[3] if st[3] <= st[2] else 0, st[2], st[0]
 
 
 class Log:
