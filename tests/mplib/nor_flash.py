@@ -18,8 +18,14 @@ class PowerCut(Exception):
 class NorFlash:
     def __init__(self, blocks, block_size=4096, image=None):
         self.block_size = block_size
+        self._erased = b"\xff" * block_size
         self.blocks = blocks
-        self.mem = bytearray(image) if image is not None else bytearray(b"\xff" * (blocks * block_size))
+        if image is not None:
+            self.mem = bytearray(image)
+        else:  # erased, filled a block at a time so the image is allocated only once
+            self.mem = bytearray(blocks * block_size)
+            for block in range(blocks):
+                self.erase(block)
         self.ops = 0  # programs + erases so far
         self.programmed = 0  # bytes programmed
         self.erases = 0
@@ -60,7 +66,7 @@ class NorFlash:
     def erase(self, block, torn=False):
         start = block * self.block_size
         size = self.block_size // 2 if torn else self.block_size
-        self.mem[start : start + size] = b"\xff" * size
+        self.mem[start : start + size] = self._erased[:size]
 
     def ioctl(self, op, arg):
         if op == 4:
