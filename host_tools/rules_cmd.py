@@ -22,6 +22,8 @@ OPTION_HELP = {
     "chase_from": "追 applies to 对堂, to 三红 and up, or to every tier",
     "rounds": "the game may end mid-round, or only when everyone has thrown equally often",
     "void": "a void throw (跳猴) also skips the player's next turn, or not",
+    "liubo_endings": "六勃红 / 六勃黑 (and 遍地锦) end the game as the other options say, or are "
+    "ignored (off): plain top-ranked 状元 throws",
 }
 
 

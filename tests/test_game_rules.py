@@ -229,3 +229,13 @@ def test_prize_labels_travel_with_the_game():
     assert Game.from_snapshot(g.snapshot()).labels == labels
     with pytest.raises(ValueError):
         Game(Rules(), 3, labels=["一二三四五六七八九十一二三四五六七八九十"] + [""] * 5)
+
+
+def test_liubo_endings_can_be_ignored():
+    # 001 說明4: "六?g紅、六?g黑是否採用，一般依照大家意願，很多時候，爲了照顧玩家都能獲得獎品，這兩種情形就忽略"
+    g = play(new_game(preset="folk", liubo_endings="off"), "444466", "555555", SANHONG)
+    assert not g.ended and g.zhuangyuan()[0] == 1  # 六勃黑: a plain 状元 above the 四红
+    play(g, "444444")
+    assert not g.ended and g.zhuangyuan()[0] == 3
+    assert g.remaining()[:5] == [32, 16, 8, 3, 2]  # nothing swept, nothing shared
+    assert g.shared() == [0] * 6

@@ -104,6 +104,7 @@ class Game:
         self.chase_from = {"duitang": _DUITANG, "sanhong": _SANHONG, "all": _YIXIU}[get("chase_from")]
         self.equal_rounds = get("rounds") == "equal"
         self.void_skips = get("void") == "skip"
+        self.liubo_endings = get("liubo_endings") == "on"
 
     # --- reading the state -------------------------------------------------
 
@@ -161,7 +162,9 @@ class Game:
                 self._win(seat, tier)
         if kind == KIND_CHAJINHUA and self.cjh_at_once:
             self._take_all_stock(seat, _DUITANG)
-        if kind == KIND_LIUBO_HONG:
+        if not self.liubo_endings:
+            pass  # seeds 000 part 3 and 001: the table may ignore them: plain 状元 throws
+        elif kind == KIND_LIUBO_HONG:
             self._liubo_hong(seat)
         elif kind == KIND_BIANDIJIN:
             self._sweep_table(seat, ev.END_BIANDIJIN)

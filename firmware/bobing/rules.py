@@ -23,7 +23,8 @@ chajinhua_duitang at_once at_end
 chase off previous nearest_back
 chase_from duitang sanhong all
 rounds any equal
-void skip no_skip"""
+void skip no_skip
+liubo_endings on off"""
 
 # One preset a line: its name, then one value per option in the order above.
 # Every preset names every value, so adding an option forces a decision.
@@ -31,9 +32,9 @@ void skip no_skip"""
 #   folk: seed 000 part 1 and seed 001: 插金花 second only to 六勃红, lights off on 六勃黑.
 #   competition: seed 003, 厦门中秋博饼大赛规则 (match play).
 _PRESETS = """\
-xiamen third end_shared liubo_hei kicker no yes straight unclaimed at_once off duitang any skip
-folk second grab liubo_hei face_kicker no yes straight everything at_once off duitang any skip
-competition third continue liubo_hei kicker no yes straight unclaimed at_once off duitang equal no_skip"""
+xiamen third end_shared liubo_hei kicker no yes straight unclaimed at_once off duitang any skip on
+folk second grab liubo_hei face_kicker no yes straight everything at_once off duitang any skip on
+competition third continue liubo_hei kicker no yes straight unclaimed at_once off duitang equal no_skip on"""
 
 DEFAULT_PRESET = "xiamen"
 
@@ -53,7 +54,7 @@ def presets():
 
 
 # The classifier's flag bits (classify._F_*), each set by one option value;
-# _F_LIUBO_HEI_ZY (2) is set unless 六勃黑 is a grab.
+# _F_LIUBO_HEI_ZY (2) is set unless 六勃黑 is a grab (and the 六勃 endings are played).
 _FLAGS = """\
 1 chajinhua_rank second
 4 biandijin separate
@@ -123,7 +124,8 @@ class Rules:
 
     def _derive(self):
         values = self.values()
-        flags = 0 if values["liubo_hei"] == "grab" else _F_LIUBO_HEI_ZY
+        grab = values["liubo_hei"] == "grab" and values["liubo_endings"] == "on"
+        flags = 0 if grab else _F_LIUBO_HEI_ZY
         for bit, (option, value) in _table(_FLAGS):
             if values[option] == value:
                 flags |= int(bit)
