@@ -45,9 +45,10 @@ class Bowl:
             self.on_shown()
         self.store.save_snapshot(game.snapshot())
 
-    def throw(self):
-        """One throw; False (nothing shown, tally unchanged) if the flash is full."""
-        payload = self.game.throw(self.dice.roll())
+    def throw(self, dice=None):
+        """One throw (rolled, or the dice given); False (nothing shown, tally
+        unchanged) if the flash is full."""
+        payload = self.game.throw(dice or self.dice.roll())
         try:
             self.store.append(payload)
         except StoreFull:

@@ -35,7 +35,9 @@ class Recording:
         self.end = None
 
 
-def record(preset, seed, players):
+def record(preset, seed, players, ending=None, ending_at=60):
+    """Play and record a game; `ending` (six digits) is thrown at throw
+    number `ending_at` to force that preset's special ending."""
     rec = Recording()
     flash = NorFlash(BLOCKS)
     vfs.VfsLfs2.mkfs(flash)
@@ -54,8 +56,11 @@ def record(preset, seed, players):
     seq = bowl.store.seq
     rec.batches[seq] = bowl.game.header()
     rec.states[seq] = bowl.game.snapshot()
+    throws = 0
     while not bowl.game.ended:
-        assert bowl.throw(), "flash full during the recorded game"
+        throws += 1
+        dice = [int(c) for c in ending] if ending and throws == ending_at else None
+        assert bowl.throw(dice), "flash full during the recorded game"
         seq = bowl.store.seq
         rec.batches[seq] = bowl.shown
         rec.states[seq] = bowl.game.snapshot()
