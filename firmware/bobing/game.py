@@ -162,14 +162,13 @@ class Game:
                 self._win(seat, tier)
         if kind == KIND_CHAJINHUA and self.cjh_at_once:
             self._take_all_stock(seat, _DUITANG)
-        if not self.liubo_endings:
-            pass  # seeds 000 part 3 and 001: the table may ignore them: plain 状元 throws
-        elif kind == KIND_LIUBO_HONG:
-            self._liubo_hong(seat)
-        elif kind == KIND_BIANDIJIN:
-            self._sweep_table(seat, ev.END_BIANDIJIN)
-        elif kind == KIND_LIUBO_HEI:
-            self._liubo_hei(seat)
+        if self.liubo_endings:  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
+            if kind == KIND_LIUBO_HONG:
+                self._liubo_hong(seat)
+            elif kind == KIND_BIANDIJIN:
+                self._sweep_table(seat, ev.END_BIANDIJIN)
+            elif kind == KIND_LIUBO_HEI:
+                self._liubo_hei(seat)
         return self._finish_turn()
 
     def void(self):
