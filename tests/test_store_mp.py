@@ -129,3 +129,54 @@ def test_a_full_flash_warns_first_then_refuses_without_damage():
 def test_an_acknowledgement_frees_a_full_flash():
     full_at, deleted, seq, clear = run_micropython(FULL_ACK, heapsize=4_000_000, path=(MPLIB,)).split()
     assert int(deleted) > 0 and int(seq) == int(full_at) + 200 and clear == "True"
+
+
+BOOT_WITHOUT_LISTING = (
+    SETUP
+    + """
+from bobing.store import log as logmod
+listed = [0]
+list_segments = logmod.Log.list_segments
+def counting(self):
+    listed[0] += 1
+    return list_segments(self)
+logmod.Log.list_segments = counting
+
+def boot_tail():
+    store = Store("/f/data")
+    boot = store.recover()
+    return store, [seq for seq, _, _ in boot.tail], boot.issues
+
+flash, store = fresh(128)
+for seq in range(1, 701):
+    store.append(payload(seq))
+    if seq % 32 == 0:
+        store.save_snapshot(b"state %d" % seq)
+segments = list(store.log.all_segments())
+listed[0] = 0
+store, tail, issues = boot_tail()
+print(listed[0], tail[0], tail[-1], len(issues))
+
+# the counters one segment behind, as a power cut between a seal and their save leaves them
+store.counters.newest_segment, store.counters.prev_segment = segments[-2], segments[-3]
+store.counters.save()
+store.counters.save()
+listed[0] = 0
+store, tail, issues = boot_tail()
+print(listed[0], tail[0], tail[-1], len(issues))
+
+# a snapshot older than the two newest segments: list seg/ and read from there
+for name in ("snap.a", "snap.b"):
+    os.remove("/f/data/" + name)
+listed[0] = 0
+store, tail, issues = boot_tail()
+print(listed[0], tail[0], tail[-1], len(issues), store.free_space_warning() is None)
+"""
+)
+
+
+def test_boot_reads_the_newest_segments_without_listing_them():
+    lines = run_micropython(BOOT_WITHOUT_LISTING, heapsize=8_000_000, path=(MPLIB,)).split("\n")
+    assert lines[0] == "0 673 700 0"  # the tail after the snapshot of record 672, no listing
+    assert lines[1] == "0 673 700 0"  # a stale hint: the newer segment is found all the same
+    assert lines[2] == "1 1 700 0 True"  # no snapshot: every segment, listed once

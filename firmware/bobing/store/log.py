@@ -74,7 +74,9 @@ class Log:
     def __init__(self, root):
         self.root = root
         self.seg_dir = root + "/seg"
-        self.segments = []  # first sequence numbers, ascending
+        self.segments = []  # first sequence numbers, ascending (see all_segments)
+        self.complete = False  # True once self.segments holds every segment file
+        self.hint = (0, 0)  # (previous, newest) segment's first seq, kept in the counters
         self.last_end = 0  # last sequence number of the newest segment
         self.tip = 0
         self.chain = rec.GENESIS  # chain(tip)
@@ -111,35 +113,60 @@ class Log:
         firsts.sort()
         return firsts
 
+    def all_segments(self):
+        """Every segment's first sequence number, listing seg/ the first time."""
+        if not self.complete:
+            self.segments = self.list_segments()
+            self.complete = True
+        return self.segments
+
+    def _segments_from(self, from_seq):
+        """Segments to read from from_seq on.  LittleFS lists a folder by
+        scanning its metadata log for every entry, so listing seg/ costs
+        reads that grow with the unsynced history; when from_seq lies in the
+        two newest segments named by the counters' hint, boot reads just those."""
+        prev, newest = self.hint
+        oldest = prev or newest
+        if newest and oldest <= from_seq and exists(self.segment_path(newest)):
+            if not prev or exists(self.segment_path(prev)):
+                self.segments = [prev, newest] if prev else [newest]
+                return self.segments
+        return self.all_segments()
+
     def scan(self, verifier, from_seq, on_record, on_segment=None):
         """Read the log from the segment holding from_seq (or the first) to the
         newest slot; on_record(seq, data, payload_start, payload_end, game_start)
         for every intact record at or after from_seq, on_segment(index, last seq,
         verified chain there or None) after each segment.  Sets tip and chain."""
-        self.segments = self.list_segments()
+        segments = self._segments_from(from_seq)
         start = 0
-        for i, first in enumerate(self.segments):
+        for i, first in enumerate(segments):
             if first <= from_seq:
                 start = i
-        if self.segments:
+        if segments:
             verifier.chain = None  # the first segment read gives the full value
-            verifier.next_seq = self.segments[start]
+            verifier.next_seq = segments[start]
 
         def wanted(seq, data, payload_start, payload_end, game_start):
             if seq >= from_seq:
                 on_record(seq, data, payload_start, payload_end, game_start)
 
-        for index in range(start, len(self.segments)):
-            first = self.segments[index]
+        index = start
+        while index < len(segments):
+            first = segments[index]
             where = "segment %08x" % first
             data = read_file(self.segment_path(first))
             if data is None:
                 verifier.issues.append("%s: unreadable" % where)
-                continue
-            self.last_end = verifier.segment(data, first, where, wanted)
-            data = None
-            if on_segment is not None:
-                on_segment(index, self.last_end, verifier.chain)
+            else:
+                self.last_end = verifier.segment(data, first, where, wanted)
+                data = None
+                if on_segment is not None:
+                    on_segment(index, self.last_end, verifier.chain)
+            index += 1
+            if index == len(segments) and not self.complete and exists(self.segment_path(self.last_end + 1)):
+                # sealed after the hint was saved (a power cut in between)
+                segments.append(self.last_end + 1)
         self.pending_chain = verifier.chain if verifier.chain is not None else rec.reanchor(self.last_end)
         self._scan_slots(verifier, wanted)
 
@@ -218,9 +245,10 @@ class Log:
 
     def segment_ends(self):
         """[(first, last)] of every segment, oldest first."""
+        segments = self.all_segments()
         ends = []
-        for i, first in enumerate(self.segments):
-            last = self.segments[i + 1] - 1 if i + 1 < len(self.segments) else self.last_end
+        for i, first in enumerate(segments):
+            last = segments[i + 1] - 1 if i + 1 < len(segments) else self.last_end
             ends.append((first, last))
         return ends
 

@@ -65,6 +65,7 @@ class Store:
         stale = self.snapshots.remove_temp() or stale
         self.snapshots.load(issues)
         self.counters.load(issues)
+        self.log.hint = (self.counters.prev_segment, self.counters.newest_segment)
         newest = self.snapshots.newest
         if newest is not None:
             boot.state_seq, _, boot.state = newest
@@ -107,10 +108,18 @@ class Store:
         """Log one record (an event batch; game_start for a game's header) and
         return its sequence number once it is on flash.  StoreFull if there
         is no room: nothing is written, so the throw must not be shown."""
+        sealed_before = self.log.last_end
         seq = self.log.append(payload, game_start)
+        sealed = self.log.last_end != sealed_before
+        if sealed:
+            # where boot finds the newest segments without listing seg/
+            newest = self.log.segments[-2:]
+            self.counters.prev_segment = newest[0] if len(newest) == 2 else 0
+            self.counters.newest_segment = newest[-1]
         if game_start:
             self.counters.games += 1
             self.counters.seq = seq
+        if game_start or sealed:
             self.counters.save()
         return seq
 
@@ -148,7 +157,7 @@ class Store:
         free, total, size = free_blocks(self.root)
         if free >= max(4 * RESERVE_BLOCKS, total // 8):
             return None
-        unsynced = len(self.log.segments)
+        unsynced = len(self.log.all_segments())
         if free < RESERVE_BLOCKS + 1:
             return "Flash full (%d log files unsynced): sync with the host to play on" % unsynced
         return "Flash nearly full: %d KB free, %d log files unsynced: sync soon" % (
