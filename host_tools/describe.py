@@ -3,6 +3,7 @@
 from bobing import events as ev
 from bobing.classify import classify
 from bobing.names import KINDS, TIER_NAMES, TIERS, award_names
+from host_tools.cli import UsageError
 
 
 def tier_label(tier, labels=None):
@@ -87,8 +88,6 @@ def add_label_argument(parser):
 
 def labels_from_args(args):
     """Six labels, 一秀 first, from --label TIER=PRIZE options."""
-    from host_tools.cli import UsageError
-
     labels = [""] * 6
     for item in args.label:
         tier, sep, text = item.partition("=")

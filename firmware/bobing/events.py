@@ -214,7 +214,3 @@ def decode_header(data):
     if pos != len(data):
         raise ValueError("bad game header")
     return rules, data[1], data[2], data[3], labels
-
-
-def is_header(data):
-    return len(data) > 0 and data[0] == HEADER_FORMAT

@@ -125,9 +125,6 @@ class Game:
     def shared(self):
         return list(self.shared_prizes)
 
-    def pool_total(self):
-        return 63 * self.sets
-
     def zhuangyuan(self):
         """(seat, dice_code, kind) of the 状元: the provisional holder while the game
         goes on, the one holding the prize once it has ended (the best throw
