@@ -23,6 +23,20 @@ def fresh(blocks):
     store = Store("/f/data")
     store.recover()
     return flash, store
+
+# Append until StoreFull, a snapshot every 32 records: (last seq, seq when a warning first showed).
+def fill(store):
+    seq = 0
+    warned = None
+    while True:
+        try:
+            seq = store.append(payload(seq + 1))
+        except StoreFull:
+            return seq, warned
+        if seq % 32 == 0:
+            store.save_snapshot(b"tally %d" % seq)
+        if warned is None and store.free_space_warning():
+            warned = seq
 """
 
 FLIPS = (
@@ -70,17 +84,7 @@ FULL = (
     SETUP
     + """
 flash, store = fresh(128)
-warned = None
-seq = 0
-while True:
-    try:
-        seq = store.append(payload(seq + 1))
-    except StoreFull:
-        break
-    if seq % 32 == 0:
-        store.save_snapshot(b"tally %d" % seq)
-    if warned is None and store.free_space_warning():
-        warned = seq
+seq, warned = fill(store)
 print(warned, seq, store.free_space_warning())
 try:
     store.append(b"x")
@@ -98,15 +102,7 @@ FULL_ACK = (
     SETUP
     + """
 flash, store = fresh(128)
-seq = 0
-while True:
-    try:
-        seq = store.append(payload(seq + 1))
-    except StoreFull:
-        break
-    if seq % 32 == 0:
-        store.save_snapshot(b"tally %d" % seq)
-full_at = seq
+full_at = fill(store)[0]
 ends = store.log.segment_ends()
 last = ends[-2][1]
 deleted = store.acknowledge(ack(last, store.log.chain_after(len(ends) - 2)))
