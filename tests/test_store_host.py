@@ -26,9 +26,17 @@ def payload(seq):
     return bytes([seq % 251]) * (5 + seq % 13)
 
 
-def make_store(root, records=RECORDS, snapshot_every=32):
+def boot_store(root):
+    """A Store booted as the bowl boots it: (store, Recovery, [(seq, payload, game_start)])."""
     store = Store(str(root))
-    store.recover()
+    boot = store.recover()
+    tail = []
+    store.replay(boot, lambda seq, payload, game_start: tail.append((seq, payload, game_start)))
+    return store, boot, tail
+
+
+def make_store(root, records=RECORDS, snapshot_every=32):
+    store = boot_store(root)[0]
     for seq in range(1, records + 1):
         assert store.append(payload(seq), game_start=seq % 100 == 1) == seq
         if seq % snapshot_every == 0:
@@ -90,6 +98,24 @@ def test_an_edited_record_with_a_fixed_crc_breaks_the_chain(tmp_path):
     assert any("segment 00000081: does not continue the chain" in line for line in report.issues) is False
 
 
+def test_an_edited_last_record_shows_where_the_next_segment_starts(tmp_path):
+    """The last record of a segment has no later record in it to catch an edit:
+    the next segment's header, which holds the chain value, must."""
+    make_store(tmp_path)
+    path = segment_files(tmp_path)[0]
+    data = bytearray(open(path, "rb").read())
+    start = rec.SEGMENT_HEADER_SIZE
+    for _ in range(127):  # record 128, the segment's last
+        start = rec.decode(data, start, 1)[1]
+    _, end, payload_start, _ = rec.decode(data, start, 128)
+    data[payload_start] ^= 1
+    struct.pack_into("<I", data, end - 4, crc32(data[start : end - 4], crc32(struct.pack("<I", 128))))
+    open(path, "wb").write(data)
+    report = read_log(str(tmp_path))
+    assert report.damaged == 0 and report.ackable is None
+    assert any("segment 00000081: does not continue the chain" in line for line in report.issues)
+
+
 def test_a_removed_segment_is_reported(tmp_path):
     make_store(tmp_path)
     os.remove(segment_files(tmp_path)[1])
@@ -120,7 +146,12 @@ def test_random_flips_and_truncations_are_found_and_the_rest_kept(tmp_path_facto
         content = content[: data.draw(st.integers(1, len(content) - 1))]
     open(path, "wb").write(content)
     report = read_log(root)
-    assert report.issues  # every byte is under a CRC: nothing goes unnoticed
+    # every byte is under a CRC: damage to a live record or header is reported;
+    # slots 45-127 hold copies of records 173-255 already sealed: harmless
+    slot = path[len(root) + 1 :].split(os.sep)
+    live = slot[0] == "seg" or int(slot[0][1:]) * 8 + int(slot[1]) <= 300 % 128
+    # (a copy whose sequence bytes were hit no longer says which record it was: reported)
+    assert bool(report.issues) or not live, path
     got = intact(report)
     assert all(got[s] == payload(s) for s in got)  # what is kept is exact
     assert len(got) >= 300 - 128  # damage stays inside the file it hit
@@ -131,9 +162,8 @@ def test_ack_lets_the_bowl_delete_exactly_the_synced_segments(tmp_path):
     report = read_log(str(tmp_path))
     assert report.ackable[0] == 384
     data = ack_bytes(report)
-    bowl = Store(str(tmp_path))
-    boot = bowl.recover()
-    assert boot.seq == RECORDS and boot.state_seq == 384
+    bowl, boot, _ = boot_store(tmp_path)
+    assert boot.tip == RECORDS and boot.state_seq == 384
     # the snapshot tails (records after 352, the older snapshot) stay: segments 1 and 129 go
     assert bowl.acknowledge(data) == 2
     assert [os.path.basename(p) for p in segment_files(tmp_path)] == ["00000101"]
@@ -145,8 +175,7 @@ def test_ack_lets_the_bowl_delete_exactly_the_synced_segments(tmp_path):
 
 def test_an_ack_that_does_not_match_deletes_nothing(tmp_path):
     make_store(tmp_path)
-    bowl = Store(str(tmp_path))
-    bowl.recover()
+    bowl = boot_store(tmp_path)[0]
     with pytest.raises(ValueError, match="does not match"):
         bowl.acknowledge(rec.ack(256, bytes(32)))
     with pytest.raises(ValueError, match="damaged"):
@@ -170,7 +199,7 @@ def test_cli_verify_and_ack(tmp_path, capsys):
     assert out.rstrip().endswith("verified")
     assert cli("log", "ack", str(tmp_path)) == 0
     assert rec.parse_ack(open(os.path.join(tmp_path, "ack"), "rb").read())[0] == 384
-    boot = Store(str(tmp_path)).recover()  # the bowl applies a dropped-in ack at boot
+    boot = boot_store(tmp_path)[1]  # the bowl applies a dropped-in ack at boot
     assert boot.issues == [] and len(segment_files(tmp_path)) == 1
     assert not os.path.exists(os.path.join(tmp_path, "ack"))
 

@@ -16,13 +16,18 @@ from bobing.store.record import ack
 def payload(seq):
     return bytes([seq % 251]) * (5 + seq % 13)
 
+def boot_store(root="/f/data"):
+    store = Store(root)
+    boot = store.recover()
+    boot.tail = []
+    store.replay(boot, lambda seq, p, g: boot.tail.append((seq, p, g)))
+    return store, boot
+
 def fresh(blocks):
     flash = NorFlash(blocks)
     vfs.VfsLfs2.mkfs(flash)
     vfs.mount(vfs.VfsLfs2(flash), "/f")
-    store = Store("/f/data")
-    store.recover()
-    return flash, store
+    return flash, boot_store()[0]
 
 # Append until StoreFull, a snapshot every 32 records: (last seq, seq when a warning first showed).
 def fill(store):
@@ -33,6 +38,7 @@ def fill(store):
             seq = store.append(payload(seq + 1))
         except StoreFull:
             return seq, warned
+        store.maintain()
         if seq % 32 == 0:
             store.save_snapshot(b"tally %d" % seq)
         if warned is None and store.free_space_warning():
@@ -48,7 +54,7 @@ for seq in range(1, 301):
 vfs.umount("/f")
 image = bytes(flash.mem)
 random.seed(5)
-found = 0
+found = false_alarms = 0
 for trial in range(60):
     vfs.mount(vfs.VfsLfs2(NorFlash(128, image=image)), "/f")
     files = ["/f/data/seg/" + n for n in os.listdir("/f/data/seg")]
@@ -63,21 +69,28 @@ for trial in range(60):
         data = data[: random.randrange(1, len(data))]
     with open(path, "wb") as f:
         f.write(data)
-    boot = Store("/f/data").recover()
+    boot = boot_store()[1]
     got = dict((seq, p) for seq, p, _ in boot.tail)
     assert all(got[s] == payload(s) for s in got), trial
     assert len(got) >= 300 - 128, (trial, path, len(got))
-    assert boot.seq >= 300 - 1 or path.startswith("/f/data/s"), (trial, path, boot.seq)
-    found += bool(boot.issues)
+    assert boot.tip >= 300, (trial, path, boot.tip)  # no record number is used twice
+    # slots 45-127 hold copies of records 173-255, already sealed: harmless
+    live = path.startswith("/f/data/seg/") or int(path[9:].split("/")[0]) * 8 + int(path[-1]) <= 44
+    assert bool(boot.issues) or not live, (trial, path)
+    # a harmless copy is reported only when its sequence bytes are what was hit
+    false_alarms += bool(boot.issues) and not live
+    found += live
     vfs.umount("/f")
-print(found)
+print(found, false_alarms)
 """
 )
 
 
 def test_flipped_bits_and_truncations_in_flash_files():
-    # every trial damages a record or header: each is reported, the rest kept exactly
-    assert run_micropython(FLIPS, heapsize=4_000_000, path=(MPLIB,)).split() == ["60"]
+    # damage to a live record or header is reported, the rest kept exactly; a
+    # damaged copy of a record already sealed into a segment is not a fault
+    live, false_alarms = map(int, run_micropython(FLIPS, heapsize=4_000_000, path=(MPLIB,)).split())
+    assert live > 20 and false_alarms <= (60 - live) // 4
 
 
 FULL = (
@@ -92,9 +105,8 @@ except StoreFull:
     print("still full")
 vfs.umount("/f")
 vfs.mount(vfs.VfsLfs2(flash), "/f")
-store = Store("/f/data")
-boot = store.recover()
-print(boot.seq, boot.issues, boot.state_seq, [p == payload(s) for s, p, _ in boot.tail].count(False))
+store, boot = boot_store()
+print(boot.tip, boot.issues, boot.state_seq, [p == payload(s) for s, p, _ in boot.tail].count(False))
 """
 )
 
@@ -139,8 +151,7 @@ def counting(self):
 logmod.Log.list_segments = counting
 
 def boot_tail():
-    store = Store("/f/data")
-    boot = store.recover()
+    store, boot = boot_store()
     return store, [seq for seq, _, _ in boot.tail], boot.issues
 
 flash, store = fresh(128)
@@ -173,6 +184,6 @@ print(listed[0], tail[0], tail[-1], len(issues), store.free_space_warning() is N
 
 def test_boot_reads_the_newest_segments_without_listing_them():
     lines = run_micropython(BOOT_WITHOUT_LISTING, heapsize=8_000_000, path=(MPLIB,)).split("\n")
-    assert lines[0] == "0 673 700 0"  # the tail after the snapshot of record 672, no listing
-    assert lines[1] == "0 673 700 0"  # a stale hint: the newer segment is found all the same
+    assert lines[0] == "0 672 700 0"  # from the snapshot's record 672 (shown again), no listing
+    assert lines[1] == "0 672 700 0"  # a stale hint: the newer segment is found all the same
     assert lines[2] == "1 1 700 0 True"  # no snapshot: every segment, listed once

@@ -1,19 +1,27 @@
 """Cut the power at every flash operation of a whole game, and check each boot.
 
-record() plays a game on a fresh simulated flash and keeps the trace of its
-program/erase operations, the batch logged under each sequence number, the
-game state after it, and when each throw could be shown.  check_every_cut()
+record() plays a game through the firmware's own session (bobing.session)
+on a fresh simulated flash and keeps the trace of its program/erase
+operations, the batch logged under each sequence number, the game state
+after it, and when each throw could be shown.  check_every_cut()
 rebuilds the flash as it was at every operation index, both with that
 operation not started and half done, boots the bowl on it and checks it.
 """
 
 import vfs
-from bowl import Bowl
 from nor_flash import NorFlash
 
+from bobing.dice import Dice, SeededBytes
 from bobing.rules import Rules
+from bobing.session import Session
+from bobing.store.store import Store
 
 BLOCKS = 128  # a 512 KB filesystem: room for a whole game and the store's 18 folders
+
+
+def bowl(root, seed):
+    """A session as the firmware builds it, on seeded dice."""
+    return Session(Store(root), Dice(SeededBytes(seed)))
 
 
 def conserved(game):
@@ -36,8 +44,9 @@ class Recording:
 
 
 def record(preset, seed, players, ending=None, ending_at=60):
-    """Play and record a game; `ending` (six digits) is thrown at throw
-    number `ending_at` to force that preset's special ending."""
+    """Play and record a game through the shipped session, calling maintain()
+    after each result as the application does; `ending` (six digits) is
+    thrown at throw number `ending_at` to force that preset's special ending."""
     rec = Recording()
     flash = NorFlash(BLOCKS)
     vfs.VfsLfs2.mkfs(flash)
@@ -45,26 +54,22 @@ def record(preset, seed, players, ending=None, ending_at=60):
     flash.trace = rec.trace
     flash.ops = 0  # operation indexes count from the formatted flash, as the trace does
     vfs.mount(vfs.VfsLfs2(flash), "/rec")
-    bowl = Bowl("/rec/data", seed)
-    bowl.power_on()
-
-    def shown():
-        rec.shown_at.append((flash.ops, bowl.store.seq))
-
-    bowl.on_shown = shown
-    bowl.new_game(Rules(preset), players)
-    seq = bowl.store.seq
-    rec.batches[seq] = bowl.game.header()
-    rec.states[seq] = bowl.game.snapshot()
+    session = bowl("/rec/data", seed)
+    session.boot()
+    session.new_game(Rules(preset), players)
     throws = 0
-    while not bowl.game.ended:
+    while True:
+        seq = session.store.seq
+        rec.shown_at.append((flash.ops, seq))
+        rec.batches[seq] = session.shown
+        rec.states[seq] = session.game.snapshot()
+        session.maintain()
+        if session.game.ended:
+            break
         throws += 1
         dice = [int(c) for c in ending] if ending and throws == ending_at else None
-        assert bowl.throw(dice), "flash full during the recorded game"
-        seq = bowl.store.seq
-        rec.batches[seq] = bowl.shown
-        rec.states[seq] = bowl.game.snapshot()
-    rec.end = bowl.game.end_reason_name()
+        session.throw(dice)
+    rec.end = session.game.end_reason_name()
     vfs.umount("/rec")
     return rec
 
@@ -87,26 +92,25 @@ def check_boot(rec, image, cut, seed):
     flash = NorFlash(BLOCKS, image=image)
     vfs.mount(vfs.VfsLfs2(flash), "/cut")
     try:
-        bowl = Bowl("/cut/data", seed)
-        boot = bowl.power_on()
+        session = bowl("/cut/data", seed)
+        boot = session.boot()
         shown = 0
         for ops, seq in rec.shown_at:
             if ops <= cut:
                 shown = seq
         assert not boot.issues, (cut, boot.issues)
-        assert shown <= boot.seq <= shown + 1, (cut, shown, boot.seq)  # at most the throw in flight lost
-        for seq, payload, _ in boot.tail:
-            assert rec.batches[seq] == payload, (cut, seq)  # an exact prefix
+        assert shown <= boot.tip <= shown + 1, (cut, shown, boot.tip)  # at most the throw in flight lost
         if boot.state is not None:
             assert rec.states[boot.state_seq] == boot.state, (cut, boot.state_seq)
-        if bowl.game is not None:
-            assert bowl.game.snapshot() == rec.states[boot.seq], (cut, boot.seq)
-            assert conserved(bowl.game), cut
-            assert bowl.shown == rec.batches[boot.seq] or boot.seq == boot.state_seq, cut  # shown again
-            if not bowl.game.ended:  # the bowl plays on from here
-                assert bowl.throw(), cut
-                again = bowl.store.recover()
-                assert again.seq == boot.seq + 1 and not again.issues, (cut, again.seq, again.issues)
+        if boot.tip:
+            assert session.game.snapshot() == rec.states[boot.tip], (cut, boot.tip)
+            assert conserved(session.game), cut
+            assert session.shown == rec.batches[boot.tip], (cut, boot.tip)  # shown again
+            if not session.game.ended:  # the bowl plays on from here
+                session.throw()
+                again = bowl("/cut/data", seed)
+                assert again.boot().tip == boot.tip + 1 and not again.issues, (cut, again.issues)
+                assert again.shown == session.shown, cut
         return boot.power_cut
     finally:
         vfs.umount("/cut")

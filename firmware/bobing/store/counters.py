@@ -1,45 +1,49 @@
-"""Lifetime counters: games, throws and power-cut recoveries.
+"""Lifetime counters, the current game's first record, and hints for boot.
 
 Throws come from the log itself (every record has a sequence number that
 only grows, and the game-start records are counted apart), so they cost no
 write.  Games and recoveries live in two copies, `count.a` and `count.b`,
 written alternately: a power cut or a damaged copy leaves the other one,
-and the larger value of the intact copies wins.  The log's own numbers are
-folded in again at boot, so nothing but erasing the flash resets them.
+and the larger value of the intact copies wins.  Boot counts the game-start
+records after `counted` again, so a copy one save behind loses nothing.
 
-The copies also keep the last sequence number the host acknowledged, so a
-segment deleted without an acknowledgement shows as missing, and the first
-sequence numbers of the two newest segments, so boot need not list seg/.
+The copies also keep the last sequence number the host acknowledged (so a
+segment deleted without an acknowledgement shows as missing), the record
+that started the current game (boot replays from there when no snapshot is
+intact) and the first sequence numbers of the two newest segments (so boot
+need not list seg/).
 
-File layout (36 bytes, integers little-endian):
-    4 bytes magic b"BBC2", then u32 generation, games, recoveries, the log
-    sequence number the counts include, the last acknowledged sequence
-    number, the previous and the newest segment's first sequence number
-    (0: none), then a CRC-32 of those 32 bytes.
+File layout (40 bytes, integers little-endian):
+    4 bytes magic b"BBC3", then u32 generation, games, recoveries, counted
+    (the log sequence number the counts include), acked (the last
+    acknowledged sequence number), game (the current game's header record,
+    0: none), the previous and the newest segment's first sequence number
+    (0: none), then a CRC-32 of those 36 bytes.
 """
 
 import struct
 from binascii import crc32
 
-from bobing.store.log import read_file
+from bobing.store.log import read_file, write_file
 
-MAGIC = b"BBC2"
-_FIELDS = "<IIIIIII"
-_SIZE = 36
+MAGIC = b"BBC3"
+_FIELDS = "<IIIIIIII"
+_SIZE = 40
 NAMES = ("count.a", "count.b")
 
 
 class Counters:
-    """games, recoveries, seq (log sequence number counted up to), acked, and
-    prev_segment / newest_segment (a hint: every value only grows)."""
+    """games, recoveries, counted, acked, game, and prev_segment /
+    newest_segment (every value only grows)."""
 
     def __init__(self, root):
         self.root = root
         self.generation = 0
         self.games = 0
         self.recoveries = 0
-        self.seq = 0  # game-start records up to here are included in games
+        self.counted = 0  # game-start records up to here are included in games
         self.acked = 0  # the host acknowledged every record up to here
+        self.game = 0  # the current game's header record
         self.prev_segment = 0
         self.newest_segment = 0
 
@@ -48,6 +52,9 @@ class Counters:
             data = read_file(self.root + "/" + name)
             if not data:
                 continue  # never written, or created empty by a write the power cut
+            if data[:3] == MAGIC[:3] and data[3:4] != MAGIC[3:]:
+                issues.append("counter copy %s: format %s not supported: ignored" % (name, data[:4]))
+                continue
             if (
                 len(data) != _SIZE
                 or data[:4] != MAGIC
@@ -59,10 +66,11 @@ class Counters:
             self.generation = max(self.generation, values[0])
             self.games = max(self.games, values[1])
             self.recoveries = max(self.recoveries, values[2])
-            self.seq = max(self.seq, values[3])
+            self.counted = max(self.counted, values[3])
             self.acked = max(self.acked, values[4])
-            if values[6] > self.newest_segment:
-                self.prev_segment, self.newest_segment = values[5], values[6]
+            self.game = max(self.game, values[5])
+            if values[7] > self.newest_segment:
+                self.prev_segment, self.newest_segment = values[6], values[7]
 
     def save(self):
         """Write the copy not written last; one small file, committed on close."""
@@ -72,10 +80,10 @@ class Counters:
             self.generation,
             self.games,
             self.recoveries,
-            self.seq,
+            self.counted,
             self.acked,
+            self.game,
             self.prev_segment,
             self.newest_segment,
         )
-        with open(self.root + "/" + NAMES[self.generation & 1], "wb") as f:
-            f.write(body + struct.pack("<I", crc32(body)))
+        write_file(self.root + "/" + NAMES[self.generation & 1], body + struct.pack("<I", crc32(body)))

@@ -4,9 +4,10 @@ Why two kinds of file: LittleFS copies a file's last block to a fresh block
 every time an append is flushed (copy-on-write), about 2 KB programmed and
 one erase per throw.  Rewriting a small file instead is a single metadata
 commit of about 64 bytes.  So each record is first written alone to its slot
-file (slot = sequence number mod SLOTS), which makes it durable, and once
-SLOTS records (or a block's worth of bytes) are pending they are copied in
-one go into a new, never-modified segment file `seg/<first seq, 8 hex>`.
+file (slot = sequence number mod SLOTS), which makes it durable, and is also
+kept in RAM in the pending buffer; once SLOTS records (or nearly a block's
+worth of bytes) are pending, seal() writes that buffer in one go as a new,
+never-modified segment file `seg/<first seq, 8 hex>`: no read-back.
 docs/storage.md has the numbers and the recovery procedure.
 """
 
@@ -26,8 +27,10 @@ SLOT_DIRS = const(16)  # slots are spread so each directory's metadata stays sma
 SLOTS_PER_DIR = const(8)
 SLOTS = const(128)
 SEGMENT_BYTES = const(4096)  # a segment fills at most one LittleFS block
+SEAL_MARGIN = const(512)  # maintain() seals once less room than this is left
 RESERVE_BLOCKS = const(8)  # kept free for snapshots, counters and metadata
-ENOSPC = const(28)
+_ENOSPC = const(28)
+_HEADER = rec.SEGMENT_HEADER_SIZE
 
 
 class StoreFull(Exception):
@@ -44,8 +47,39 @@ def exists(path):
         return False
 
 
+def is_dir(path):
+    try:
+        return os.stat(path)[0] & 0x4000 != 0
+    except OSError:
+        return False
+
+
+def remove(path):
+    """Remove a file, or an empty folder, if it is there."""
+    try:
+        os.remove(path)
+    except OSError:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+
+
+def read_into(path, view):
+    """Read the file into the memoryview; its length, or -1 if it cannot be
+    read or is longer than the view."""
+    try:
+        with open(path, "rb") as f:
+            n = f.readinto(view)
+            if n == len(view) and f.read(1):
+                return -1
+            return n or 0
+    except OSError:
+        return -1
+
+
 def read_file(path):
-    """The file's bytes, or None if it cannot be read."""
+    """The file's bytes, or None if it cannot be read (host side and small files)."""
     try:
         with open(path, "rb") as f:
             return f.read()
@@ -53,15 +87,28 @@ def read_file(path):
         return None
 
 
-def remove(path):
+def write_file(path, data, temp=None):
+    """Write data to path, through `temp` and a rename when given (LittleFS
+    renames atomically).  StoreFull when the flash is full; a temp file
+    left by the failure is removed."""
     try:
-        os.remove(path)
-    except OSError:
-        pass
+        with open(temp or path, "wb") as f:
+            f.write(data)
+        if temp:
+            os.rename(temp, path)
+    except OSError as e:
+        if temp:
+            remove(temp)
+        if e.args[0] == _ENOSPC:
+            raise StoreFull() from None
+        raise
 
 
 def free_blocks(path):
-    """(free blocks, total blocks, bytes per block) of the filesystem holding path."""
+    """(free blocks, total blocks, bytes per block) of the filesystem holding path.
+
+    LittleFS walks the whole filesystem for this: call it after housekeeping,
+    never per throw."""
     st = os.statvfs(path)
     # LittleFS counts each directory's blocks twice, so on a small filesystem
     # the free count can go below zero and wrap around: that is none free.
@@ -69,11 +116,17 @@ def free_blocks(path):
 
 
 class Log:
-    """Segments and slots under `root`; `tip` is the last durable sequence number."""
+    """Segments and slots under `root`; `tip` is the last durable sequence number.
+
+    buf[0:HEADER] is room for the next segment's header, buf[HEADER:pending]
+    the records not yet in a segment (last_end + 1 .. tip), framed.  Boot
+    reads every file through the same buffer."""
 
     def __init__(self, root):
         self.root = root
         self.seg_dir = root + "/seg"
+        self.buf = bytearray(SEGMENT_BYTES)
+        self.pending = _HEADER
         self.segments = []  # first sequence numbers, ascending (see all_segments)
         self.complete = False  # True once self.segments holds every segment file
         self.hint = (0, 0)  # (previous, newest) segment's first seq, kept in the counters
@@ -81,7 +134,6 @@ class Log:
         self.tip = 0
         self.chain = rec.GENESIS  # chain(tip)
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
-        self.pending_bytes = 0
 
     def slot_path(self, seq):
         i = seq % SLOTS
@@ -91,9 +143,19 @@ class Log:
         return "%s/%08x" % (self.seg_dir, first)
 
     def create_dirs(self):
-        for path in [self.root, self.seg_dir] + ["%s/s%d" % (self.root, d) for d in range(SLOT_DIRS)]:
-            if not exists(path):
+        """Make the store's folders; returns the slot folders that had to be
+        made again (missing, or a file in their place) in a store that existed.
+        seg/ is made last, so a store whose seg/ exists had all its folders."""
+        existed = is_dir(self.seg_dir)
+        remade = []
+        for d in range(-1, SLOT_DIRS + 1):
+            path = self.root if d < 0 else self.seg_dir if d == SLOT_DIRS else "%s/s%d" % (self.root, d)
+            if not is_dir(path):
+                remove(path)
                 os.mkdir(path)
+                if existed and d < SLOT_DIRS:
+                    remade.append(d)
+        return remade
 
     def remove_temp(self):
         """Drop a segment a power cut left half-written (its records are still in slots)."""
@@ -107,9 +169,11 @@ class Log:
         for name in os.listdir(self.seg_dir):
             if len(name) == 8:
                 try:
-                    firsts.append(int(name, 16))
+                    first = int(name, 16)
                 except ValueError:
-                    pass
+                    continue
+                if 0 < first < 0x7FFFFFFF:  # a stray name is not a segment
+                    firsts.append(first)
         firsts.sort()
         return firsts
 
@@ -127,17 +191,27 @@ class Log:
         two newest segments named by the counters' hint, boot reads just those."""
         prev, newest = self.hint
         oldest = prev or newest
-        if newest and oldest <= from_seq and exists(self.segment_path(newest)):
+        if not self.complete and newest and oldest <= from_seq and exists(self.segment_path(newest)):
             if not prev or exists(self.segment_path(prev)):
                 self.segments = [prev, newest] if prev else [newest]
                 return self.segments
         return self.all_segments()
 
+    def _read(self, path, issues):
+        """The file's bytes as a view of buf, or None (reported) if unreadable."""
+        n = read_into(path, memoryview(self.buf))
+        if n < 0:
+            issues.append("%s: unreadable or too long" % path[len(self.root) + 1 :])
+            return None
+        return memoryview(self.buf)[:n]
+
     def scan(self, verifier, from_seq, on_record, on_segment=None):
         """Read the log from the segment holding from_seq (or the first) to the
         newest slot; on_record(seq, data, payload_start, payload_end, game_start)
-        for every intact record at or after from_seq, on_segment(index, last seq,
-        verified chain there or None) after each segment.  Sets tip and chain."""
+        for every intact record at or after from_seq (data is a view of the
+        reused buffer: copy what you keep), on_segment(index, last seq,
+        verified chain there or None) after each segment.  Sets tip, chain
+        and the pending buffer."""
         segments = self._segments_from(from_seq)
         start = 0
         for i, first in enumerate(segments):
@@ -154,94 +228,119 @@ class Log:
         index = start
         while index < len(segments):
             first = segments[index]
-            where = "segment %08x" % first
-            data = read_file(self.segment_path(first))
-            if data is None:
-                verifier.issues.append("%s: unreadable" % where)
-            else:
-                self.last_end = verifier.segment(data, first, where, wanted)
-                data = None
+            data = self._read(self.segment_path(first), verifier.issues)
+            if data is not None:
+                self.last_end = verifier.segment(data, first, "segment %08x" % first, wanted)
                 if on_segment is not None:
                     on_segment(index, self.last_end, verifier.chain)
             index += 1
-            if index == len(segments) and not self.complete and exists(self.segment_path(self.last_end + 1)):
-                # sealed after the hint was saved (a power cut in between)
-                segments.append(self.last_end + 1)
+            following = self.last_end + 1
+            if index == len(segments) and following not in segments and not self.complete:
+                if exists(self.segment_path(following)):
+                    segments.append(following)  # sealed after the hint was saved (a power cut)
         self.pending_chain = verifier.chain if verifier.chain is not None else rec.reanchor(self.last_end)
         self._scan_slots(verifier, wanted)
 
-    def _scan_slots(self, verifier, on_record):
-        tip = self.last_end
-        unreadable = []
-        self.pending_bytes = 0
-        for seq in range(self.last_end + 1, self.last_end + SLOTS + 1):
-            data = read_file(self.slot_path(seq))
-            if not data:
+    def _load_slots(self, first):
+        """Read slot files for records first .. first + SLOTS - 1 into the
+        pending buffer, in order, keeping those that hold exactly the record
+        expected there.  Returns (newest record seen in any slot, sequence
+        numbers of damaged slots)."""
+        buf = self.buf
+        view = memoryview(buf)
+        self.pending = _HEADER
+        newest = 0
+        damaged = []
+        for seq in range(first, first + SLOTS):
+            n = read_into(self.slot_path(seq), view[self.pending :])
+            if n <= 0:
+                if n < 0 and exists(self.slot_path(seq)):
+                    damaged.append(seq)
                 continue  # never written, or created empty by a write the power cut
-            found = rec.decode(data, 0, seq)
-            if found is None or found[1] != len(data):
-                unreadable.append(seq)
+            found = rec.decode(view[: self.pending + n], self.pending, seq)
+            if found is None or found[1] != self.pending + n:
+                damaged.append(seq)
                 continue
-            if found[0] != seq:
-                continue  # an older record already copied into a segment
-            for lost in unreadable:
-                verifier.lost(lost, lost, "slot file %s" % self.slot_path(lost))
-                self.pending_bytes += len(read_file(self.slot_path(lost)) or b"")
-            unreadable = []
-            if verifier.feed(seq, data, 0, found[1], found[2], "slot file %s" % self.slot_path(seq)):
-                on_record(seq, data, found[2], found[1] - 4, found[3])
-            self.pending_bytes += len(data)
+            newest = max(newest, found[0])
+            if found[0] == seq:
+                self.pending += n
+        return newest, damaged
+
+    def _scan_slots(self, verifier, on_record):
+        first = self.last_end + 1
+        newest, damaged = self._load_slots(first)
+        if newest >= first + SLOTS:
+            # A slot holds a record newer than the ring can: the newest segment
+            # is missing, and the records between it and the ring are lost.
+            first = newest - SLOTS + 1
+            newest, damaged = self._load_slots(first)
+        # Feed the records kept, in order, from the buffer.
+        buf = self.buf
+        pos = _HEADER
+        tip = first - 1
+        while pos < self.pending:
+            seq, end, payload_start, game_start = rec.decode(buf, pos, tip + 1)
+            where = "slot file %s" % self.slot_path(seq)
+            if verifier.feed(seq, buf, pos, end, payload_start, where):
+                on_record(seq, buf, payload_start, end - 4, game_start)
             tip = seq
-        for seq in unreadable:
-            verifier.issues.append(
-                "slot file %s unreadable (record %d, or an older one)" % (self.slot_path(seq), seq)
-            )
+            pos = end
+        for seq in damaged:
+            # Before the tip the verifier reported the gap; after it, a damaged
+            # copy of a record already sealed is harmless, but a damaged newest
+            # record is lost and its number is never used again.
+            path = self.slot_path(seq)
+            if seq > tip and self._slot_held(path, seq):
+                verifier.lost(seq, seq, "slot file %s damaged" % path)
+                tip = seq
+        if tip < verifier.next_seq - 1:
+            tip = verifier.next_seq - 1
         self.tip = tip
         self.chain = verifier.chain if verifier.chain is not None else rec.reanchor(tip)
 
+    def _slot_held(self, path, seq):
+        """Whether a damaged slot file may have held record `seq` (then it is
+        lost), rather than the older record seq - SLOTS, whose sealed copy is
+        intact: its sequence bytes (after a 1- or 2-byte length) tell."""
+        data = read_file(path) or b""
+        old = (seq - SLOTS) & 0xFFFF
+        for at in (1, 2):
+            if len(data) >= at + 2 and data[at] | data[at + 1] << 8 == old:
+                return False
+        return True  # cannot tell: count it as lost, so no number is reused
+
     def append(self, payload, game_start):
-        """Write record tip + 1 durably (LittleFS commits the slot file on close)."""
+        """Write record tip + 1 durably (LittleFS commits the slot file on close).
+        StoreFull, with nothing written, if the flash has no room."""
         seq = self.tip + 1
-        data = rec.frame(seq, self.chain, payload, game_start)
-        if seq - self.last_end > SLOTS or (
-            self.pending_bytes and self.pending_bytes + len(data) > SEGMENT_BYTES - rec.SEGMENT_HEADER_SIZE
-        ):
-            self._seal_segment()
-        try:
-            with open(self.slot_path(seq), "wb") as f:
-                f.write(data)
-        except OSError as e:
-            if e.args[0] == ENOSPC:
-                raise StoreFull() from None
-            raise
+        if seq - self.last_end > SLOTS or self.pending + rec.frame_size(len(payload)) > SEGMENT_BYTES:
+            self.seal()  # only when maintain() was not called since the last throws
+        start = self.pending
+        end = rec.frame_into(self.buf, start, seq, self.chain, payload, game_start)
+        write_file(self.slot_path(seq), memoryview(self.buf)[start:end])
         self.tip = seq
-        self.chain = rec.chain_next(self.chain, data, 0, len(data))
-        self.pending_bytes += len(data)
+        self.chain = rec.chain_next(self.chain, self.buf, start, end)
+        self.pending = end
         return seq
 
-    def _seal_segment(self):
-        """Copy the pending slot records into a new segment (temp file + rename)."""
+    def needs_seal(self):
+        return self.tip - self.last_end >= SLOTS or self.pending > SEGMENT_BYTES - SEAL_MARGIN
+
+    def seal(self):
+        """Write the pending records as a new segment (temp file + rename);
+        False if none are pending.  StoreFull if the flash cannot take it."""
+        if self.tip == self.last_end:
+            return False
         if free_blocks(self.root)[0] < RESERVE_BLOCKS:
             raise StoreFull()
         first = self.last_end + 1
-        temp = self.seg_dir + "/new"
-        try:
-            with open(temp, "wb") as f:
-                f.write(rec.segment_header(first, self.tip, self.pending_chain))
-                for seq in range(first, self.tip + 1):
-                    data = read_file(self.slot_path(seq))
-                    if data:
-                        f.write(data)
-            os.rename(temp, self.segment_path(first))
-        except OSError as e:
-            remove(temp)
-            if e.args[0] == ENOSPC:
-                raise StoreFull() from None
-            raise
+        rec.segment_header_into(self.buf, first, self.tip, self.pending_chain)
+        write_file(self.segment_path(first), memoryview(self.buf)[: self.pending], self.seg_dir + "/new")
         self.segments.append(first)
         self.last_end = self.tip
         self.pending_chain = self.chain
-        self.pending_bytes = 0
+        self.pending = _HEADER
+        return True
 
     def segment_ends(self):
         """[(first, last)] of every segment, oldest first."""
@@ -256,24 +355,31 @@ class Log:
         """chain(last record of segment `index`) as the bowl knows it, or None."""
         if index + 1 == len(self.segments):
             return self.pending_chain
-        data = read_file(self.segment_path(self.segments[index + 1]))
-        header = rec.parse_segment_header(data or b"")
+        header = bytearray(_HEADER)
+        try:
+            with open(self.segment_path(self.segments[index + 1]), "rb") as f:
+                f.readinto(header)
+        except OSError:
+            return None
+        header = rec.parse_segment_header(header)
         return None if header is None else header[2]
 
-    def release(self, last_seq, chain, keep_after):
-        """Delete the segments the host acknowledged up to last_seq (whose chain
-        value must match), except the newest and any holding records after
-        keep_after.  Returns the number deleted, or -1 if the ack does not match."""
+    def acked_segment(self, last_seq, chain):
+        """Index of the segment ending at last_seq whose chain there is `chain`, or -1."""
         ends = self.segment_ends()
-        for i, (first, last) in enumerate(ends):
-            if last == last_seq:
-                if self.chain_after(i) != chain:
-                    return -1
-                deleted = 0
-                for first, last in ends[: min(i + 1, len(ends) - 1)]:
-                    if last <= keep_after:
-                        os.remove(self.segment_path(first))
-                        self.segments.remove(first)
-                        deleted += 1
-                return deleted
+        for i in range(len(ends)):
+            if ends[i][1] == last_seq:
+                return i if self.chain_after(i) == chain else -1
         return -1
+
+    def release(self, through):
+        """Delete the segments whose records all lie at or before `through`,
+        except the newest.  Returns how many were deleted."""
+        ends = self.segment_ends()
+        deleted = 0
+        for first, last in ends[:-1]:
+            if last <= through:
+                os.remove(self.segment_path(first))
+                self.segments.remove(first)
+                deleted += 1
+        return deleted

@@ -29,7 +29,7 @@ except ImportError:  # CPython
 
 
 FRAMING = const(11)  # record bytes besides the payload, for a payload under 64 bytes
-MAX_PAYLOAD = const(16383)  # what a two-byte length varint can hold with the flag bit
+MAX_PAYLOAD = const(4000)  # a record must fit one segment (48 header + 4048 bytes of records)
 CHAIN_SIZE = const(32)
 LINK_SIZE = const(4)
 GENESIS = bytes(CHAIN_SIZE)
@@ -47,23 +47,42 @@ def _crc(seq, data, start, end):
     return crc32(memoryview(data)[start:end], crc32(_SEQ))
 
 
-def frame(seq, link, payload, game_start=False):
-    """The bytes of record `seq`; `link` is the chain value before it (>= 4 bytes)."""
+def frame_size(payload_len):
+    """Bytes of a record holding a payload of payload_len bytes."""
+    return payload_len + FRAMING + (payload_len >= 64)
+
+
+def frame_into(buf, pos, seq, link, payload, game_start=False):
+    """Write record `seq` into bytearray buf at pos; returns where it ends.
+
+    `link` is the chain value before it (>= 4 bytes).  Nothing is allocated
+    but the CRC's slices, so the bowl frames each throw into one kept buffer."""
     n = len(payload)
     if n > MAX_PAYLOAD:
         raise ValueError("payload of %d bytes is over %d" % (n, MAX_PAYLOAD))
     head = n << 1 | (1 if game_start else 0)
-    out = bytearray()
+    start = pos
     if head < 0x80:
-        out.append(head)
+        buf[pos] = head
+        pos += 1
     else:
-        out.append(head & 0x7F | 0x80)
-        out.append(head >> 7)
-    out.extend(struct.pack("<H", seq & 0xFFFF))
-    out.extend(memoryview(link)[:LINK_SIZE])
-    out.extend(payload)
-    out.extend(struct.pack("<I", _crc(seq, out, 0, len(out))))
-    return bytes(out)
+        buf[pos] = head & 0x7F | 0x80
+        buf[pos + 1] = head >> 7
+        pos += 2
+    buf[pos] = seq & 0xFF
+    buf[pos + 1] = (seq >> 8) & 0xFF
+    buf[pos + 2 : pos + 2 + LINK_SIZE] = link[:LINK_SIZE]
+    pos += 2 + LINK_SIZE
+    buf[pos : pos + n] = payload
+    pos += n
+    struct.pack_into("<I", buf, pos, _crc(seq, buf, start, pos))
+    return pos + 4
+
+
+def frame(seq, link, payload, game_start=False):
+    """The bytes of record `seq` (a new object: for the host and tests)."""
+    buf = bytearray(frame_size(len(payload)))
+    return bytes(buf[: frame_into(buf, 0, seq, link, payload, game_start)])
 
 
 def near_seq(low16, near):
@@ -115,9 +134,18 @@ def reanchor(seq):
     return hashlib.sha256(b"bobing re-anchor" + struct.pack("<I", seq)).digest()
 
 
+def _seal_into(buf, magic, a, b, chain):
+    """Write a sealed 48-byte block (magic, a, b, chain, CRC) at buf[0:48]."""
+    buf[0:4] = magic
+    struct.pack_into("<II", buf, 4, a, b)
+    buf[12:44] = chain
+    struct.pack_into("<I", buf, 44, crc32(memoryview(buf)[:44]))
+
+
 def _sealed(magic, a, b, chain):
-    body = magic + struct.pack("<II", a, b) + bytes(chain)
-    return body + struct.pack("<I", crc32(body))
+    buf = bytearray(48)
+    _seal_into(buf, magic, a, b, chain)
+    return bytes(buf)
 
 
 def _unseal(magic, data):
@@ -130,9 +158,10 @@ def _unseal(magic, data):
     return a, b, bytes(data[12:44])
 
 
-def segment_header(first_seq, last_seq, chain):
-    """Header of a segment holding records first_seq..last_seq; chain = chain(first_seq - 1)."""
-    return _sealed(SEGMENT_MAGIC, first_seq, last_seq, chain)
+def segment_header_into(buf, first_seq, last_seq, chain):
+    """Write at buf[0:48] the header of a segment holding records
+    first_seq..last_seq; chain = chain(first_seq - 1)."""
+    _seal_into(buf, SEGMENT_MAGIC, first_seq, last_seq, chain)
 
 
 def parse_segment_header(data):

@@ -13,11 +13,10 @@ File layout (all integers little-endian):
     4 bytes   CRC-32 of everything before it
 """
 
-import os
 import struct
 from binascii import crc32
 
-from bobing.store.log import ENOSPC, StoreFull, read_file, remove
+from bobing.store.log import read_file, remove, write_file
 
 MAGIC = b"BBS1"
 NAMES = ("snap.a", "snap.b")
@@ -45,6 +44,7 @@ class Snapshots:
         self.newest = None  # (seq, chain, state) of the newest intact snapshot
         self.older_seq = 0  # seq of the other intact one (0: none): its tail is kept
         self._next = NAMES[0]  # the file the next save replaces
+        self.damaged = 0  # snapshot files found unreadable at load
 
     def remove_temp(self):
         path = self.root + "/snap.tmp"
@@ -55,12 +55,16 @@ class Snapshots:
     def load(self, issues):
         """Read both generations; damaged ones are reported in issues."""
         found = []
+        self.damaged = 0
         for name in NAMES:
             data = read_file(self.root + "/" + name)
             snap = decode(data)
             if snap is None:
-                if data is not None:
+                if data and data[:3] == MAGIC[:3] and data[3:4] != MAGIC[3:]:
+                    issues.append("snapshot %s: format %s not supported: ignored" % (name, data[:4]))
+                elif data is not None:
                     issues.append("snapshot %s damaged: ignored" % name)
+                self.damaged += data is not None
                 self._next = name
             else:
                 found.append((snap[0], name, snap))
@@ -72,16 +76,7 @@ class Snapshots:
 
     def save(self, seq, chain, state):
         """Write a snapshot of `state` (bytes) as of record seq."""
-        temp = self.root + "/snap.tmp"
-        try:
-            with open(temp, "wb") as f:
-                f.write(encode(seq, chain, state))
-            os.rename(temp, self.root + "/" + self._next)
-        except OSError as e:
-            remove(temp)
-            if e.args[0] == ENOSPC:
-                raise StoreFull() from None
-            raise
+        write_file(self.root + "/" + self._next, encode(seq, chain, state), self.root + "/snap.tmp")
         self.older_seq = self.newest[0] if self.newest else 0
         self.newest = (seq, bytes(chain), bytes(state))
         self._next = NAMES[1] if self._next == NAMES[0] else NAMES[0]

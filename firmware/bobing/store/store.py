@@ -1,19 +1,30 @@
 """The bowl's whole storage flow behind one object.
 
     store = Store("/data")              # a directory on the LittleFS flash
-    boot = store.recover()              # once at power-up
-    game = Game.from_snapshot(boot.state) ... then game.apply(p) for p in boot.tail
+    boot = store.recover(on_record)     # once at power-up: on_record(seq, payload, game_start)
     seq = store.append(payload)         # durable on return: only then show the throw
-    store.save_snapshot(game.snapshot())    # every SNAPSHOT_EVERY records and at game end
+    store.maintain()                    # after the result is shown: seal a segment when due
+    store.save_snapshot(state)          # every SNAPSHOT_EVERY records and at game end
     store.acknowledge(ack_bytes)        # the host's ack after a verified sync
     store.free_space_warning()          # None, or one line for the screen
 
-docs/storage.md explains the formats and why this order survives power cuts.
+bobing.session drives it exactly so; docs/storage.md explains the formats
+and why this order survives power cuts.
 """
 
 from bobing.store import record as rec
 from bobing.store.counters import Counters
-from bobing.store.log import RESERVE_BLOCKS, Log, free_blocks, read_file, remove
+from bobing.store.log import (
+    RESERVE_BLOCKS,
+    SLOTS,
+    SLOTS_PER_DIR,
+    Log,
+    StoreFull,
+    exists,
+    free_blocks,
+    read_file,
+    remove,
+)
 from bobing.store.snapshot import Snapshots
 from bobing.store.verify import Verifier
 
@@ -23,10 +34,11 @@ SNAPSHOT_EVERY = 32  # records between snapshots: bounds what boot reads and rep
 class Recovery:
     """What recover() found.
 
-    state: the newest intact snapshot's bytes, or None (none yet)
-    state_seq: the sequence number that snapshot includes (0: none)
-    tail: [(seq, payload, game_start)] of every intact record after it, in order
-    seq: the last durable record: the throw the bowl shows again after a power cut
+    state: the newest intact snapshot's bytes, or None (none, or none intact)
+    state_seq: the record that snapshot includes (0: none)
+    replay_from: the first record on_record was given (state_seq when there
+      is a snapshot, so the last throw can be shown again even when it covers it)
+    tip: the last durable record: the throw the bowl shows again after a power cut
     issues: one line per damaged or suspicious thing found (empty: all clean)
     power_cut: True if the bowl went down with work not covered by a snapshot
     counters: {"games", "throws", "recoveries"} over the bowl's whole life
@@ -35,8 +47,8 @@ class Recovery:
     def __init__(self):
         self.state = None
         self.state_seq = 0
-        self.tail = []
-        self.seq = 0
+        self.replay_from = 1
+        self.tip = 0
         self.issues = []
         self.power_cut = False
         self.counters = {}
@@ -48,6 +60,8 @@ class Store:
         self.log = Log(root)
         self.snapshots = Snapshots(root)
         self.counters = Counters(root)
+        self.free = (0, 0, 0)  # free_blocks() as of the last housekeeping
+        self.full = False  # the last seal found no room
 
     @property
     def seq(self):
@@ -55,73 +69,155 @@ class Store:
         return self.log.tip
 
     def recover(self):
-        """Boot: drop stale temp files, load the newest snapshot and the records
-        after it, bump the counters, apply a dropped-in `ack` file.  Reads the
-        newest one or two segments and the slots, whatever the history length."""
+        """Boot, first step: make the folders, drop stale temp files, load the
+        snapshots and counters.  Returns the Recovery to rebuild the game
+        from (its state) and to hand to replay()."""
         boot = Recovery()
-        issues = boot.issues
-        self.log.create_dirs()
-        stale = self.log.remove_temp()
-        stale = self.snapshots.remove_temp() or stale
-        self.snapshots.load(issues)
-        self.counters.load(issues)
-        self.log.hint = (self.counters.prev_segment, self.counters.newest_segment)
+        log = self.log
+        counters = self.counters
+        self._remade = log.create_dirs()
+        self._stale = log.remove_temp()
+        self._stale = self.snapshots.remove_temp() or self._stale
+        self.snapshots.load(boot.issues)
+        counters.load(boot.issues)
+        log.hint = (counters.prev_segment, counters.newest_segment)
+        self._start(boot)
+        if boot.state is None and counters.game and self.snapshots.damaged:
+            boot.issues.append("no intact snapshot: the game is replayed from record %d" % counters.game)
+        return boot
+
+    def _start(self, boot):
+        """Where replay starts: the newest intact snapshot, else the current
+        game's header record, else the first record."""
         newest = self.snapshots.newest
         if newest is not None:
             boot.state_seq, _, boot.state = newest
-        tail = boot.tail
+            boot.replay_from = boot.state_seq
+        elif self.counters.game:
+            boot.replay_from = self.counters.game
 
-        def keep(seq, data, start, end, game_start):
-            tail.append((seq, bytes(data[start:end]), game_start))
-
-        verifier = Verifier()
-        self.log.scan(verifier, boot.state_seq + 1, keep)
-        issues.extend(verifier.issues)
+    def replay(self, boot, on_record):
+        """Boot, second step: feed on_record(seq, payload bytes, game_start)
+        every intact record from boot.replay_from on, settle the tip (never
+        below a number already used), count games and recoveries, apply a
+        dropped-in `ack` file.  Reads the newest one or two segments and the
+        slots through one kept buffer, whatever the history length."""
+        issues = boot.issues
         log = self.log
+        counters = self.counters
+        self._scan(boot, on_record, counters.counted + 1)
+        newest = self.snapshots.newest
         if newest is not None and newest[0] > log.tip:
             issues.append("log ends at record %d, before the snapshot of record %d" % (log.tip, newest[0]))
             log.tip, log.chain = newest[0], newest[1]
-        if self.counters.seq > log.tip:
-            log.tip, log.chain = self.counters.seq, rec.reanchor(self.counters.seq)
-        counters = self.counters
-        for seq, _, game_start in tail:
-            if game_start and seq > counters.seq:
-                counters.games += 1
-        boot.power_cut = stale or bool(tail) or bool(issues)
+        if counters.counted > log.tip:
+            issues.append("records %d-%d missing" % (log.tip + 1, counters.counted))
+            log.tip, log.chain = counters.counted, rec.reanchor(counters.counted)
+        for folder in self._remade:
+            issues.append("slot folder s%d was missing: made again" % folder)
+            if (log.tip + 1) % SLOTS == folder * SLOTS_PER_DIR:
+                # the newest records may have been in it: never reuse their numbers
+                log.tip += SLOTS_PER_DIR
+                issues.append("records %d-%d may be lost" % (log.tip - SLOTS_PER_DIR + 1, log.tip))
+                log.chain = rec.reanchor(log.tip)
+        boot.power_cut = self._stale or log.tip > boot.state_seq or bool(issues)
         if boot.power_cut:
             counters.recoveries += 1
-        if boot.power_cut or counters.seq != log.tip:
-            counters.seq = log.tip
+        if boot.power_cut or counters.counted != log.tip:
+            counters.counted = log.tip
             counters.save()
-        ack = read_file(self.root + "/ack")
-        if ack is not None:
-            try:
-                self.acknowledge(ack)
-            except ValueError as e:
-                issues.append(str(e))
-            remove(self.root + "/ack")
-        boot.seq = log.tip
+        self._apply_ack_file(issues)
+        self.free = free_blocks(self.root)
+        boot.tip = log.tip
         boot.counters = self.lifetime()
+
+    def reload(self):
+        """A Recovery from the newest snapshot kept in RAM, for rescan()."""
+        boot = Recovery()
+        self._start(boot)
+        boot.tip = self.log.tip
         return boot
+
+    def rescan(self, boot, on_record):
+        """Feed the records from boot.replay_from on again, as replay() does,
+        writing nothing: undoes a change to the game whose record was refused."""
+        self._scan(boot, on_record, None)
+
+    def _scan(self, boot, on_record, count_from):
+        """Read the log from min(replay_from, count_from); count the game
+        starts from count_from on (None: count nothing)."""
+        counters = self.counters
+        games = [0]
+
+        def record(seq, data, start, end, game_start):
+            if game_start and count_from is not None and seq >= count_from:
+                games[0] += 1
+                counters.game = max(counters.game, seq)
+            if seq >= boot.replay_from:
+                on_record(seq, bytes(data[start:end]), game_start)
+
+        verifier = Verifier()
+        self.log.scan(verifier, min(boot.replay_from, count_from or boot.replay_from), record)
+        boot.issues.extend(verifier.issues)
+        counters.games += games[0]
+
+    def _apply_ack_file(self, issues):
+        path = self.root + "/ack"
+        if not exists(path):
+            return
+        data = read_file(path)
+        try:
+            self.acknowledge(data or b"")
+        except ValueError as e:
+            issues.append(str(e))
+        remove(path)
+        if exists(path):
+            issues.append("ack: cannot be removed (a folder?)")
 
     def append(self, payload, game_start=False):
         """Log one record (an event batch; game_start for a game's header) and
         return its sequence number once it is on flash.  StoreFull if there
         is no room: nothing is written, so the throw must not be shown."""
-        sealed_before = self.log.last_end
-        seq = self.log.append(payload, game_start)
-        sealed = self.log.last_end != sealed_before
-        if sealed:
-            # where boot finds the newest segments without listing seg/
-            newest = self.log.segments[-2:]
-            self.counters.prev_segment = newest[0] if len(newest) == 2 else 0
-            self.counters.newest_segment = newest[-1]
+        log = self.log
+        if log.needs_seal() and self.full:
+            raise StoreFull()
+        sealed_before = log.last_end
+        seq = log.append(payload, game_start)
+        if log.last_end != sealed_before:
+            self._sealed()
         if game_start:
             self.counters.games += 1
-            self.counters.seq = seq
-        if game_start or sealed:
+            self.counters.game = seq
+            self.counters.counted = seq
             self.counters.save()
         return seq
+
+    def room(self):
+        """False when the next append would be refused (StoreFull): check
+        before changing the game, so a refused throw changes nothing."""
+        return not (self.log.needs_seal() and self.full)
+
+    def maintain(self):
+        """Housekeeping, after the result is shown: seal the pending records
+        into a segment when due.  True if it did something."""
+        try:
+            if not self.log.needs_seal() or not self.log.seal():
+                return False
+        except StoreFull:
+            self.full = True
+            return False
+        self._sealed()
+        return True
+
+    def _sealed(self):
+        """After a seal: where boot finds the newest segments without listing seg/."""
+        newest = self.log.segments[-2:]
+        c = self.counters
+        c.prev_segment = newest[0] if len(newest) == 2 else 0
+        c.newest_segment = newest[-1]
+        c.counted = self.log.last_end
+        c.save()
+        self.free = free_blocks(self.root)
 
     def save_snapshot(self, state):
         """Save the game state as of the last appended record (temp + rename)."""
@@ -130,16 +226,24 @@ class Store:
     def acknowledge(self, data):
         """Apply the host's ack (record.ack bytes): delete the segments it covers.
         Returns how many were deleted; ValueError if it is damaged or does not
-        match this log's chain (then nothing is deleted)."""
+        match this log's chain (then nothing is deleted).  The acknowledged
+        point is saved before anything is deleted, so a power cut in between
+        leaves deletions the counters explain."""
         parsed = rec.parse_ack(data)
         if parsed is None:
             raise ValueError("acknowledgement damaged: ignored")
-        deleted = self.log.release(parsed[0], parsed[1], self.snapshots.keep_after())
-        if deleted < 0:
-            raise ValueError("acknowledgement of record %d does not match this log: ignored" % parsed[0])
-        if parsed[0] > self.counters.acked:
-            self.counters.acked = parsed[0]
-            self.counters.save()
+        last, chain = parsed
+        c = self.counters
+        if last > c.acked:
+            if self.log.acked_segment(last, chain) < 0:
+                raise ValueError("acknowledgement of record %d does not match this log: ignored" % last)
+            c.acked = last
+            c.save()
+        keep_after = min(self.snapshots.keep_after(), c.game - 1 if c.game else c.acked)
+        deleted = self.log.release(min(last, keep_after))
+        if deleted:
+            self.free = free_blocks(self.root)
+            self.full = False
         return deleted
 
     def lifetime(self):
@@ -153,14 +257,15 @@ class Store:
         return "".join("%02x" % b for b in self.log.chain[:4])
 
     def free_space_warning(self):
-        """None, or one line for the screen when unsynced logs fill the flash."""
-        free, total, size = free_blocks(self.root)
-        if free >= max(4 * RESERVE_BLOCKS, total // 8):
+        """None, or one line for the screen when unsynced logs fill the flash.
+        Costs nothing: the free space is measured after housekeeping."""
+        free, total, size = self.free
+        if free >= max(4 * RESERVE_BLOCKS, total // 8) and not self.full:
             return None
-        unsynced = len(self.log.all_segments())
-        if free < RESERVE_BLOCKS + 1:
-            return "Flash full (%d log files unsynced): sync with the host to play on" % unsynced
-        return "Flash nearly full: %d KB free, %d log files unsynced: sync soon" % (
+        unsynced = self.log.tip - self.counters.acked
+        if self.full or free < RESERVE_BLOCKS + 1:
+            return "Flash full (%d records unsynced): sync with the host to play on" % unsynced
+        return "Flash nearly full: %d KB free, %d records unsynced: sync soon" % (
             free * size // 1024,
             unsynced,
         )

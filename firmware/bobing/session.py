@@ -1,0 +1,165 @@
+"""The bowl's game session: the game and its flash log, one call per press.
+
+    session = Session(Store("/data"), Dice(os.urandom), ENTROPY_TRUE)
+    session.boot()                  # power-up: the game as the log left it
+    session.new_game(rules, players)
+    session.throw()                 # durable when it returns: now show it
+    session.maintain()              # after the result is on the screen
+    session.void()                  # the referee's 跳猴
+
+Every result is on flash before the caller can show it (StoreFull: nothing
+changed, nothing to show); housekeeping (sealing a segment, a snapshot)
+waits for maintain(), after the display.  After a power cut, boot() gives
+the last durable throw again in `shown`, also when a snapshot covers it.
+What boot found damaged is in `issues`, one line each, and is logged as a
+note record so the host sees it too.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+from bobing.game import Game
+from bobing.store.log import StoreFull
+from bobing.store.store import SNAPSHOT_EVERY
+
+# A log record that is not an event batch: b"\x7e" + UTF-8 text, what a
+# boot found damaged.  Event batches start with their format byte (1) and
+# game headers with 0x81, so a note is told apart by its first byte.
+NOTE = const(0x7E)
+_NOTE_BYTES = const(200)
+
+
+class Session:
+    """The game in progress, kept in step with its log.
+
+    game: the Game, or None before the first game
+    shown: the payload of the last durable record that is a batch or a game
+      header (bytes), or None: what the screen shows again after a power cut
+    issues: what the last boot found damaged, one line each
+    """
+
+    def __init__(self, store, dice, entropy=0):
+        self.store = store
+        self.dice = dice
+        self.entropy = entropy
+        self.game = None
+        self.shown = None
+        self.issues = []
+        self._snapshot_seq = 0  # the record the newest snapshot includes
+
+    def boot(self):
+        """Rebuild the game from the newest snapshot and the log after it.
+        Never raises for damaged data: it is reported in `issues`, the game
+        goes on from the last record that applies, and a fresh snapshot
+        makes the next boot start past the damage.  Returns the Recovery."""
+        store = self.store
+        boot = store.recover()
+        broken = self._rebuild(boot, store.replay)
+        self.issues = boot.issues
+        if boot.issues:
+            self._append(bytes([NOTE]) + "; ".join(boot.issues).encode()[:_NOTE_BYTES])
+        if broken and self.game is not None:
+            store.save_snapshot(self.game.snapshot())
+            self._snapshot_seq = store.seq
+        return boot
+
+    def _rebuild(self, boot, feed):
+        """Build self.game from boot.state and the records feed(boot, on_record)
+        gives; True if a record did not apply (the game stops before it, or
+        starts again at the next game header)."""
+        self.game = None
+        self.shown = None
+        self._snapshot_seq = boot.state_seq
+        if boot.state is not None:
+            try:
+                self.game = Game.from_snapshot(boot.state)
+            except ValueError:
+                boot.issues.append("snapshot of record %d does not restore a game" % boot.state_seq)
+        stopped = [False, False]  # stopped now, ever
+
+        def on_record(seq, payload, game_start):
+            if not payload or payload[0] == NOTE:
+                return
+            if seq <= boot.state_seq:  # the snapshot includes it: shown again only
+                self.shown = payload
+                return
+            if stopped[0] and not game_start:
+                return
+            try:
+                if game_start:
+                    self.game = Game.from_header(payload)
+                elif self.game is None:
+                    raise ValueError("no game header before it")
+                else:
+                    self.game.apply(payload)
+            except ValueError as e:
+                stopped[0] = stopped[1] = True
+                boot.issues.append("record %d: %s: the game goes on from before it" % (seq, e))
+                return
+            stopped[0] = False
+            self.shown = payload
+
+        feed(boot, on_record)
+        return stopped[1]
+
+    def new_game(self, rules, players, sets=1, labels=None):
+        """Start a game (the 答起 draw picks the first seat); its header is
+        on flash when this returns.  StoreFull: no game started."""
+        game = Game.start(rules, players, self.dice, sets, labels, self.entropy)
+        header = game.header()
+        self._append(header, True)
+        self.game = game
+        self.shown = header
+        return game
+
+    def throw(self, dice=None):
+        """Roll (or take `dice`, six ints 1..6) for the seat on turn and log
+        it; returns the batch, durable.  StoreFull: nothing changed."""
+        if not self.store.room():
+            raise StoreFull()
+        batch = self.game.throw(dice or self.dice.roll())
+        self._append(batch)
+        self.shown = batch
+        return batch
+
+    def void(self):
+        """The referee voids the seat on turn (跳猴); returns the batch, durable."""
+        if not self.store.room():
+            raise StoreFull()
+        batch = self.game.void()
+        self._append(batch)
+        self.shown = batch
+        return batch
+
+    def _append(self, payload, game_start=False):
+        try:
+            self.store.append(payload, game_start)
+        except StoreFull:
+            # Nothing was written, but the game has moved on: rebuild it as
+            # the log has it (rare: room() refuses a throw before it is made).
+            shown = self.shown
+            self._rebuild(self.store.reload(), self.store.rescan)
+            self.shown = shown
+            raise
+
+    def maintain(self):
+        """Housekeeping after the result is shown: seal a segment when due, a
+        snapshot every SNAPSHOT_EVERY records and when a game has ended."""
+        self.store.maintain()
+        game = self.game
+        seq = self.store.seq
+        if game is not None and seq != self._snapshot_seq:
+            if seq - self._snapshot_seq >= SNAPSHOT_EVERY or game.ended:
+                try:
+                    self.store.save_snapshot(game.snapshot())
+                    self._snapshot_seq = seq
+                except StoreFull:
+                    pass  # the log has every record: the next boot replays further
+
+    def free_space_warning(self):
+        return self.store.free_space_warning()
