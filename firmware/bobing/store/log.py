@@ -132,8 +132,24 @@ class Log:
         self.hint = (0, 0)  # (previous, newest) segment's first seq, kept in the counters
         self.last_end = 0  # last sequence number of the newest segment
         self.tip = 0
-        self.chain = rec.GENESIS  # chain(tip)
+        self._chain = rec.GENESIS  # chain(tip), once the record at _hash_from is hashed in
+        self._hash_from = 0  # the newest record, buf[_hash_from:_hash_to], if not hashed in yet
+        self._hash_to = 0
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
+
+    @property
+    def chain(self):
+        """chain(tip).  append() leaves the new record's hash to later (the
+        next append, seal, or the caller's maintain(), after the display)."""
+        if self._hash_to:
+            self._chain = rec.chain_next(self._chain, self.buf, self._hash_from, self._hash_to)
+            self._hash_to = 0
+        return self._chain
+
+    @chain.setter
+    def chain(self, value):
+        self._chain = value
+        self._hash_to = 0
 
     def slot_path(self, seq):
         i = seq % SLOTS
@@ -143,18 +159,19 @@ class Log:
         return "%s/%08x" % (self.seg_dir, first)
 
     def create_dirs(self):
-        """Make the store's folders; returns the slot folders that had to be
-        made again (missing, or a file in their place) in a store that existed.
-        seg/ is made last, so a store whose seg/ exists had all its folders."""
-        existed = is_dir(self.seg_dir)
+        """Make the store's folders.  Returns the folders that had to be made
+        in a store that had been started (its root existed): slot folder
+        numbers, and -1 for seg/ (made last, so its absence means the log's
+        folders were lost, or a power cut hit the very first boot)."""
+        started = is_dir(self.root)
         remade = []
         for d in range(-1, SLOT_DIRS + 1):
             path = self.root if d < 0 else self.seg_dir if d == SLOT_DIRS else "%s/s%d" % (self.root, d)
             if not is_dir(path):
                 remove(path)
                 os.mkdir(path)
-                if existed and d < SLOT_DIRS:
-                    remade.append(d)
+                if started and d >= 0:
+                    remade.append(-1 if d == SLOT_DIRS else d)
         return remade
 
     def remove_temp(self):
@@ -319,7 +336,8 @@ class Log:
         end = rec.frame_into(self.buf, start, seq, self.chain, payload, game_start)
         write_file(self.slot_path(seq), memoryview(self.buf)[start:end])
         self.tip = seq
-        self.chain = rec.chain_next(self.chain, self.buf, start, end)
+        self._hash_from = start
+        self._hash_to = end
         self.pending = end
         return seq
 

@@ -71,8 +71,10 @@ def frame_into(buf, pos, seq, link, payload, game_start=False):
         pos += 2
     buf[pos] = seq & 0xFF
     buf[pos + 1] = (seq >> 8) & 0xFF
-    buf[pos + 2 : pos + 2 + LINK_SIZE] = link[:LINK_SIZE]
-    pos += 2 + LINK_SIZE
+    pos += 2
+    for i in range(LINK_SIZE):
+        buf[pos + i] = link[i]
+    pos += LINK_SIZE
     buf[pos : pos + n] = payload
     pos += n
     struct.pack_into("<I", buf, pos, _crc(seq, buf, start, pos))

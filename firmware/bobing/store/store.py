@@ -113,13 +113,17 @@ class Store:
         if counters.counted > log.tip:
             issues.append("records %d-%d missing" % (log.tip + 1, counters.counted))
             log.tip, log.chain = counters.counted, rec.reanchor(counters.counted)
+        if self._remade:
+            names = " ".join("seg" if d < 0 else "s%d" % d for d in self._remade)
+            issues.append("folders missing, made again: %s" % names)
         for folder in self._remade:
-            issues.append("slot folder s%d was missing: made again" % folder)
-            if (log.tip + 1) % SLOTS == folder * SLOTS_PER_DIR:
-                # the newest records may have been in it: never reuse their numbers
-                log.tip += SLOTS_PER_DIR
-                issues.append("records %d-%d may be lost" % (log.tip - SLOTS_PER_DIR + 1, log.tip))
-                log.chain = rec.reanchor(log.tip)
+            at = (log.tip + 1) % SLOTS
+            if at // SLOTS_PER_DIR == folder:
+                # the next records were due in it: they may have been written
+                # and lost with it, so their numbers are never used again
+                last = log.tip + SLOTS_PER_DIR - at % SLOTS_PER_DIR
+                issues.append("records %d-%d may be lost" % (log.tip + 1, last))
+                log.tip, log.chain = last, rec.reanchor(last)
         boot.power_cut = self._stale or log.tip > boot.state_seq or bool(issues)
         if boot.power_cut:
             counters.recoveries += 1
@@ -200,6 +204,7 @@ class Store:
     def maintain(self):
         """Housekeeping, after the result is shown: seal the pending records
         into a segment when due.  True if it did something."""
+        self.log.chain  # hash the newest record in now, not at the next press
         try:
             if not self.log.needs_seal() or not self.log.seal():
                 return False
