@@ -6,16 +6,13 @@ anything.  Game.apply(batch) re-applies a logged batch, and snapshot() /
 from_snapshot() save and restore the whole state, so a game survives a power
 cut and the host can replay it from the log.
 
+Game.start(rules, players, dice, ...) opens a game as the bowl does: it throws
+the 答起 starter draw and records it, with the entropy source, in the header.
+
 Seats are 0-based here; tiers are classify.TIER_* (0 一秀 .. 5 状元).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
+from micropython import const
 
 from bobing import events as ev
 from bobing.classify import (
@@ -24,9 +21,34 @@ from bobing.classify import (
     KIND_LIUBO_HEI,
     KIND_LIUBO_HONG,
     classify,
-    kind_of,
     rank_of,
     tiers_of,
+)
+from bobing.events import (  # noqa: F401  ENTROPY_* re-exported for the firmware session
+    ENTROPY_PSEUDO,
+    ENTROPY_SEEDED,
+    ENTROPY_TRUE,
+    ENTROPY_UNKNOWN,
+)
+from bobing.rules import (
+    CHAJINHUA_DUITANG,
+    CHAJINHUA_DUITANG_AT_ONCE,
+    CHASE,
+    CHASE_FROM,
+    CHASE_OFF,
+    CHASE_PREVIOUS,
+    LIUBO_ENDINGS,
+    LIUBO_ENDINGS_ON,
+    LIUBO_HEI,
+    LIUBO_HEI_CONTINUE,
+    LIUBO_HEI_END_SHARED,
+    LIUBO_HONG,
+    LIUBO_HONG_ALL_BUT_CHAJINHUA,
+    LIUBO_HONG_UNCLAIMED,
+    ROUNDS,
+    ROUNDS_EQUAL,
+    VOID,
+    VOID_SKIP,
 )
 
 TIER_SIZES = (32, 16, 8, 4, 2, 1)  # prizes per set of 63, 一秀 first
@@ -38,7 +60,10 @@ _YIXIU = const(0)
 _SANHONG = const(3)
 _DUITANG = const(4)
 _ZY = const(5)
-_SNAPSHOT_FORMAT = const(1)
+_SNAPSHOT_FORMAT = const(2)
+_AWARD_BITS = const(0x3FF)  # kind and tiers of a classify() result: the THROW event's award
+# The lowest tier 追 applies to, per chase_from value (duitang, sanhong, all).
+_CHASE_FROM_TIER = b"\x04\x03\x00"
 
 
 def starter_dice_count(players):
@@ -55,33 +80,58 @@ def starter_seat(thrower, total, players):
 
 
 class Game:
-    """State of one game: pool, holdings, the 状元 contest, turn and end."""
+    """State of one game: pool, holdings, the 状元 contest, turn and end.
 
-    def __init__(self, rules, players, sets=1, first_seat=0, log=True, labels=None):
+    The lists are read directly (one name for each thing): remaining[tier]
+    prizes in the pool, holdings[seat * 6 + tier] prizes a seat holds (the 状元
+    only once handed over), shared[tier] prizes shared by everyone.
+    """
+
+    def __init__(
+        self,
+        rules,
+        players,
+        sets=1,
+        first_seat=0,
+        log=True,
+        labels=None,
+        entropy=ENTROPY_UNKNOWN,
+        draw=(),
+        draw_seat=ev.NO_SEAT,
+    ):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError("players must be %d to %d" % (MIN_PLAYERS, MAX_PLAYERS))
         if not 1 <= sets <= MAX_SETS:
             raise ValueError("sets must be 1 to %d" % MAX_SETS)
         if not 0 <= first_seat < players:
             raise ValueError("first seat must be 0 to %d" % (players - 1))
+        if not ENTROPY_UNKNOWN <= entropy <= ENTROPY_SEEDED:
+            raise ValueError("unknown entropy source %d" % entropy)
+        if draw or draw_seat != ev.NO_SEAT:
+            _check_draw(players, first_seat, draw, draw_seat)
         self.rules = rules
         # What each tier's prize is, 一秀 first (沐浴露, 红包...); "" shows the tier's name.
         self.labels = list(labels) if labels else [""] * 6
         if len(self.labels) != 6:
             raise ValueError("one prize label per tier: 6")
-        ev.encode_header(rules, players, sets, first_seat, self.labels)  # checks the labels fit a header
+        for label in self.labels:
+            if len(label.encode("utf-8")) > ev.MAX_LABEL_BYTES:
+                raise ValueError("prize label longer than %d bytes: %s" % (ev.MAX_LABEL_BYTES, label))
         self.log = log  # False: throw() returns None, for fast simulations
         self.players = players
         self.sets = sets
         self.first_seat = first_seat
+        self.entropy = entropy  # ENTROPY_*: how the dice were made
+        self.draw = tuple(draw)  # the 答起 draw's faces, () if the first seat was chosen
+        self.draw_seat = draw_seat  # who threw the draw, NO_SEAT if none
         self.turn = first_seat
-        self.seq = 0  # batches so far: the record number of the next one
-        self.event_seq = 0  # events so far
+        self.batches = 0  # batches so far: the record number of the next one
+        self.event_count = 0  # events so far in this game
         self.turns = 0  # turns taken (throws, voids and skipped turns)
         self.end_reason = 0
-        self.stock = [n * sets for n in TIER_SIZES]
-        self.shared_prizes = [0] * 6
-        self.hold = [0] * (6 * players)  # hold[seat * 6 + tier]
+        self.remaining = [n * sets for n in TIER_SIZES]
+        self.shared = [0] * 6
+        self.holdings = [0] * (6 * players)
         self.duitang_by_chajinhua = [0] * players  # kept through a 六勃红 (seed 000 part 3)
         # Each player's latest 状元-class throw (最后一次为准): rank 0 = none.
         self.zy_rank = [0] * players
@@ -92,19 +142,26 @@ class Game:
         self.skip_next = [0] * players
         self.last_winner = [ev.NO_SEAT] * 6  # for 追 to the previous winner
         self.top = ev.NO_SEAT
-        self._derive_options()
+        # Option values (bobing.rules constants), read once: Rules checked them.
+        v = rules.index
+        self.liubo_hei = v[LIUBO_HEI]
+        self.liubo_hong = v[LIUBO_HONG]
+        self.cjh_at_once = v[CHAJINHUA_DUITANG] == CHAJINHUA_DUITANG_AT_ONCE
+        self.chase = v[CHASE]
+        self.chase_from = _CHASE_FROM_TIER[v[CHASE_FROM]]
+        self.equal_rounds = v[ROUNDS] == ROUNDS_EQUAL
+        self.void_skips = v[VOID] == VOID_SKIP
+        self.liubo_endings = v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
         self._events = []
 
-    def _derive_options(self):
-        get = self.rules.get
-        self.liubo_hei = get("liubo_hei")
-        self.liubo_hong = get("liubo_hong")
-        self.cjh_at_once = get("chajinhua_duitang") == "at_once"
-        self.chase = get("chase")
-        self.chase_from = {"duitang": _DUITANG, "sanhong": _SANHONG, "all": _YIXIU}[get("chase_from")]
-        self.equal_rounds = get("rounds") == "equal"
-        self.void_skips = get("void") == "skip"
-        self.liubo_endings = get("liubo_endings") == "on"
+    @classmethod
+    def start(cls, rules, players, dice, sets=1, labels=None, entropy=ENTROPY_UNKNOWN):
+        """A new game whose first seat comes from the 答起 draw: seat 0 throws
+        starter_dice_count(players) dice of one roll of `dice` (a bobing.dice.Dice);
+        the draw and the entropy source go into the header."""
+        draw = tuple(dice.roll()[: starter_dice_count(players)])
+        first = starter_seat(0, sum(draw), players)
+        return cls(rules, players, sets, first, labels=labels, entropy=entropy, draw=draw, draw_seat=0)
 
     # --- reading the state -------------------------------------------------
 
@@ -115,23 +172,13 @@ class Game:
     def end_reason_name(self):
         return ev.END_REASONS[self.end_reason]
 
-    def holdings(self, seat):
-        """Prizes per tier the seat holds (the 状元 only once handed over)."""
-        return self.hold[seat * 6 : seat * 6 + 6]
-
-    def remaining(self):
-        return list(self.stock)
-
-    def shared(self):
-        return list(self.shared_prizes)
-
     def zhuangyuan(self):
         """(seat, dice_code, kind) of the 状元: the provisional holder while the game
         goes on, the one holding the prize once it has ended (the best throw
         among them with several sets); None if nobody has it (or all grabbed it)."""
         seat = self.top
         if self.end_reason:
-            holders = [s for s in range(self.players) if self.hold[s * 6 + _ZY]]
+            holders = [s for s in range(self.players) if self.holdings[s * 6 + _ZY]]
             if not holders:
                 return None
             seat = min(holders, key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
@@ -147,9 +194,9 @@ class Game:
         self._begin()
         seat = self.turn
         code = ev.dice_code(dice)
-        self._emit((ev.THROW, seat, code))
         result = classify(dice, self.rules.flags)
-        kind = kind_of(result)
+        self._emit((ev.THROW, seat, code, result & _AWARD_BITS))
+        kind = result & 15
         rank = rank_of(result)
         if rank:
             self._stand(seat, rank, code, kind)
@@ -158,7 +205,7 @@ class Game:
             if tiers & (1 << tier):
                 self._win(seat, tier)
         if kind == KIND_CHAJINHUA and self.cjh_at_once:
-            self._take_all_stock(seat, _DUITANG)
+            self._take_remaining(seat, _DUITANG)
         if self.liubo_endings:  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
             if kind == KIND_LIUBO_HONG:
                 self._liubo_hong(seat)
@@ -181,8 +228,8 @@ class Game:
         """Re-apply a logged batch; ValueError unless it is exactly the batch
         this game produces next (same record number, same events)."""
         record, _, events = ev.decode_batch(batch)
-        if record != self.seq or not events:
-            raise ValueError("batch %d does not follow record %d" % (record, self.seq))
+        if record != self.batches or not events:
+            raise ValueError("batch %d does not follow record %d" % (record, self.batches))
         first = events[0]
         if first[0] not in (ev.THROW, ev.VOID):
             raise ValueError("batch %d starts with no throw" % record)
@@ -200,11 +247,11 @@ class Game:
         if self.end_reason:
             raise ValueError("the game has ended")
         self._events = []
-        self._first_event = self.event_seq
+        self._first_event = self.event_count
 
     def _emit(self, event):
         self._events.append(event)
-        self.event_seq += 1
+        self.event_count += 1
 
     def _finish_turn(self):
         self.turns += 1
@@ -220,30 +267,30 @@ class Game:
             self.skip_next[seat] = 0
             self._emit((ev.SKIP, seat))
             self.turns += 1
-        self.seq += 1
+        self.batches += 1
         if self.log:
-            return ev.encode_batch(self.seq - 1, self._first_event, self._events)
+            return ev.encode_batch(self.batches - 1, self._first_event, self._events)
         return None
 
     # --- prizes ---------------------------------------------------------------
 
     def _give(self, seat, tier, count):
-        self.stock[tier] -= count
-        self.hold[seat * 6 + tier] += count
+        self.remaining[tier] -= count
+        self.holdings[seat * 6 + tier] += count
         self._emit((ev.AWARD, seat, tier, count))
         if tier != _ZY:
             self.last_winner[tier] = seat
-        if self.stock[tier] == 0:
+        if self.remaining[tier] == 0:
             self._emit((ev.EXHAUSTED, tier))
 
     def _move(self, seat, tier, source, count):
-        self.hold[source * 6 + tier] -= count
-        self.hold[seat * 6 + tier] += count
+        self.holdings[source * 6 + tier] -= count
+        self.holdings[seat * 6 + tier] += count
         self._emit((ev.TAKE, seat, tier, source, count))
 
     def _win(self, seat, tier):
         """One prize of a tier won by a throw: first come first served (拿完为止)."""
-        if self.stock[tier]:
+        if self.remaining[tier]:
             self._give(seat, tier, 1)
             return
         source = self._chase_source(seat, tier)
@@ -255,22 +302,22 @@ class Game:
 
     def _chase_source(self, seat, tier):
         """Whom 追 takes an empty tier's prize from, or NO_SEAT."""
-        if self.chase == "off" or tier < self.chase_from:
+        if self.chase == CHASE_OFF or tier < self.chase_from:
             return ev.NO_SEAT
-        if self.chase == "previous":
+        if self.chase == CHASE_PREVIOUS:
             source = self.last_winner[tier]
-            if source != seat and source != ev.NO_SEAT and self.hold[source * 6 + tier]:
+            if source != seat and source != ev.NO_SEAT and self.holdings[source * 6 + tier]:
                 return source
             return ev.NO_SEAT
         # nearest holder counting back against the turn order
         for back in range(1, self.players):
             source = (seat - back) % self.players
-            if self.hold[source * 6 + tier]:
+            if self.holdings[source * 6 + tier]:
                 return source
         return ev.NO_SEAT
 
-    def _take_all_stock(self, seat, tier):
-        count = self.stock[tier]
+    def _take_remaining(self, seat, tier):
+        count = self.remaining[tier]
         if count:
             self._give(seat, tier, count)
             if tier == _DUITANG:
@@ -304,7 +351,7 @@ class Game:
 
     def _award_zhuangyuan(self):
         """At the end: the best 状元 throws take the 状元 prizes, one each."""
-        holders = self._ranked_holders(self.stock[_ZY])
+        holders = self._ranked_holders(self.remaining[_ZY])
         for seat in holders:
             self._give(seat, _ZY, 1)
         if holders and self.zy_kind[holders[0]] == KIND_CHAJINHUA:
@@ -314,9 +361,9 @@ class Game:
         """Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game."""
         if self.cjh_at_once:
             return
-        self._take_all_stock(seat, _DUITANG)
+        self._take_remaining(seat, _DUITANG)
         for source in range(self.players):
-            count = self.hold[source * 6 + _DUITANG]
+            count = self.holdings[source * 6 + _DUITANG]
             if source != seat and count:
                 self._move(seat, _DUITANG, source, count)
 
@@ -324,9 +371,9 @@ class Game:
 
     def _check_normal_end(self):
         for tier in range(5):
-            if self.stock[tier]:
+            if self.remaining[tier]:
                 return
-        if self.stock[_ZY] and len(self._ranked_holders(self.stock[_ZY])) < self.stock[_ZY]:
+        if self.remaining[_ZY] and len(self._ranked_holders(self.remaining[_ZY])) < self.remaining[_ZY]:
             return  # every prize needs a holder, the 状元 included
         if self.equal_rounds and self.turns % self.players:
             return  # seed 003: every player has had the same number of turns
@@ -340,13 +387,13 @@ class Game:
     def _liubo_hong(self, seat):
         """六勃红: the game ends; the thrower takes every unclaimed prize, and by
         option what others had won too."""
-        if self.liubo_hong != "unclaimed":
-            keep_chajinhua = self.liubo_hong == "all_but_chajinhua"
+        if self.liubo_hong != LIUBO_HONG_UNCLAIMED:
+            keep_chajinhua = self.liubo_hong == LIUBO_HONG_ALL_BUT_CHAJINHUA
             for source in range(self.players):
                 if source == seat:
                     continue
                 for tier in range(6):
-                    count = self.hold[source * 6 + tier]
+                    count = self.holdings[source * 6 + tier]
                     if tier == _DUITANG and keep_chajinhua:
                         count -= self.duitang_by_chajinhua[source]
                     if count:
@@ -357,44 +404,54 @@ class Game:
     def _sweep_table(self, seat, reason):
         """The thrower takes everything still in the pool, the 状元 included."""
         for tier in range(6):
-            if self.stock[tier]:
-                self._give(seat, tier, self.stock[tier])
+            if self.remaining[tier]:
+                self._give(seat, tier, self.remaining[tier])
         self._end(reason)
 
     def _liubo_hei(self, seat):
-        if self.liubo_hei == "continue":
+        if self.liubo_hei == LIUBO_HEI_CONTINUE:
             # seed 003: takes the remaining 三红 and 对堂, holds the 状元 until a 六勃红
             self.zy_exempt[seat] = 1
-            self._take_all_stock(seat, _DUITANG)
-            if self.stock[_SANHONG]:
-                self._give(seat, _SANHONG, self.stock[_SANHONG])
+            self._take_remaining(seat, _DUITANG)
+            if self.remaining[_SANHONG]:
+                self._give(seat, _SANHONG, self.remaining[_SANHONG])
             return
-        if self.liubo_hei == "end_shared":
+        if self.liubo_hei == LIUBO_HEI_END_SHARED:
             # seed 004: the game ends at once; unclaimed prizes are shared by all
             self._award_zhuangyuan()
         for tier in range(6):  # "grab": lights off, the 状元 too (seed 000 part 1)
-            count = self.stock[tier]
+            count = self.remaining[tier]
             if count:
-                self.stock[tier] = 0
-                self.shared_prizes[tier] += count
+                self.remaining[tier] = 0
+                self.shared[tier] += count
                 self._emit((ev.SHARE, tier, count))
         self._end(ev.END_LIUBO_HEI)
 
     # --- saving -------------------------------------------------------------------
 
     def header(self):
-        """The record that opens this game's log (rules, players, sets, first seat)."""
-        return ev.encode_header(self.rules, self.players, self.sets, self.first_seat, self.labels)
+        """The record that opens this game's log (bobing.events.encode_header)."""
+        return ev.encode_header(
+            self.rules,
+            self.players,
+            self.sets,
+            self.first_seat,
+            self.labels,
+            self.entropy,
+            self.draw_seat,
+            self.draw,
+        )
 
     @classmethod
     def from_header(cls, data):
-        rules, players, sets, first_seat, labels = ev.decode_header(data)
-        return cls(rules, players, sets, first_seat, labels=labels)
+        """The game a header opens; ValueError if the header is malformed."""
+        rules, players, sets, first_seat, labels, entropy, draw_seat, draw = ev.decode_header(data)
+        return cls(rules, players, sets, first_seat, True, labels, entropy, draw, draw_seat)
 
     _LISTS = (
-        "stock",
-        "shared_prizes",
-        "hold",
+        "remaining",
+        "shared",
+        "holdings",
         "duitang_by_chajinhua",
         "zy_rank",
         "zy_turn",
@@ -406,12 +463,12 @@ class Game:
     )
 
     def snapshot(self):
-        """The whole state as bytes (format byte, header, then varints)."""
+        """The whole state as bytes (format byte, header length, header, then varints)."""
         buf = bytearray([_SNAPSHOT_FORMAT])
         head = self.header()
         buf.append(len(head))
         buf.extend(head)
-        for n in (self.turn, self.seq, self.event_seq, self.turns, self.end_reason, self.top):
+        for n in (self.turn, self.batches, self.event_count, self.turns, self.end_reason, self.top):
             ev.put_varint(buf, n)
         for name in self._LISTS:
             for n in getattr(self, name):
@@ -429,7 +486,7 @@ class Game:
         for _ in range(6):
             n, pos = ev.get_varint(data, pos)
             values.append(n)
-        game.turn, game.seq, game.event_seq, game.turns, game.end_reason, game.top = values
+        game.turn, game.batches, game.event_count, game.turns, game.end_reason, game.top = values
         for name in cls._LISTS:
             target = getattr(game, name)
             for i in range(len(target)):
@@ -443,3 +500,14 @@ class Game:
         ):
             raise ValueError("bad game snapshot")
         return game
+
+
+def _check_draw(players, first_seat, draw, draw_seat):
+    """ValueError unless `draw` is a 答起 draw by `draw_seat` that names `first_seat`."""
+    if (
+        draw_seat >= players
+        or len(draw) != starter_dice_count(players)
+        or any(not 1 <= d <= 6 for d in draw)
+        or first_seat != starter_seat(draw_seat, sum(draw), players)
+    ):
+        raise ValueError("bad starter draw")
