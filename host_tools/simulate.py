@@ -35,15 +35,9 @@ def throw_odds(rules):
     return kind_counts, tier_counts
 
 
-def _wasted(events):
-    """True if a throw's events hold a MISS and no prize won (AWARD) or taken (TAKE)."""
-    missed = False
-    for event in events:
-        kind = event[0]
-        if kind == ev.AWARD or kind == ev.TAKE:
-            return False
-        missed = missed or kind == ev.MISS
-    return missed
+# A throw is wasted when it won a tier that was gone (MISS) and nothing came of it.
+_MISS = 1 << ev.MISS
+_GAINED = 1 << ev.AWARD | 1 << ev.TAKE
 
 
 def play_game(game, roll):
@@ -54,15 +48,14 @@ def play_game(game, roll):
     0 if that never happened.
     """
     throw = game.throw
-    last_events = game.last_events
     remaining = game.remaining
     throws = wasted = dry_at = 0
     watching = True  # for the moment the non-状元 prizes run out
     while not game.end_reason:
         throw(roll())
         throws += 1
-        events = last_events()
-        if len(events) > 1 and _wasted(events):  # a lone THROW event is a throw that won nothing
+        types = game.event_types
+        if types & _MISS and not types & _GAINED:
             wasted += 1
         # Short-circuits on the first tier left, so this costs one read until the end is near.
         if watching and not (remaining[0] or remaining[1] or remaining[2] or remaining[3] or remaining[4]):

@@ -27,12 +27,14 @@ Events, as decoded tuples (seat numbers 0-based, tiers as classify.TIER_*):
     (END, reason)                   the game is over (END_* reason)
 A game's header (encode_header) starts its log: rules, players, sets, first
 seat, entropy source, the 答起 starter draw and the prize label of each tier.
+A snapshot (encode_snapshot) is a header plus the whole state of the game.
 """
 
 from micropython import const
 
 FORMAT = const(2)
 HEADER_FORMAT = const(0x82)
+SNAPSHOT_FORMAT = const(2)
 
 THROW = const(1)
 VOID = const(2)
@@ -213,3 +215,64 @@ def decode_header(data):
     if pos != len(data):
         raise ValueError("bad game header")
     return rules, data[1], data[2], data[3], labels, data[4], data[5], draw
+
+
+# A snapshot holds a Game's header, then these attributes of it as varints:
+# the numbers, then each list whole.  Every field of the state must be here,
+# or a restored game plays on differently (tests/test_game_snapshot.py).
+_NUMBERS = ("turn", "batches", "event_count", "turns", "end_reason", "top")
+_LISTS = (
+    "remaining",
+    "shared",
+    "holdings",
+    "duitang_by_chajinhua",
+    "zy_rank",
+    "zy_turn",
+    "zy_dice",
+    "zy_kind",
+    "zy_exempt",
+    "skip_next",
+    "last_winner",
+)
+
+
+def encode_snapshot(game):
+    """A game's whole state: SNAPSHOT_FORMAT, header length, header, varints."""
+    buf = bytearray([SNAPSHOT_FORMAT])
+    head = game.header()
+    buf.append(len(head))
+    buf.extend(head)
+    for name in _NUMBERS:
+        put_varint(buf, getattr(game, name))
+    for name in _LISTS:
+        for n in getattr(game, name):
+            put_varint(buf, n)
+    return bytes(buf)
+
+
+def decode_snapshot(game_class, data):
+    """The game encode_snapshot() saved; ValueError unless it is a valid state."""
+    if len(data) < 2 or data[0] != SNAPSHOT_FORMAT:
+        raise ValueError("bad game snapshot")
+    game = game_class.from_header(bytes(data[2 : 2 + data[1]]))
+    pos = 2 + data[1]
+    for name in _NUMBERS:
+        n, pos = get_varint(data, pos)
+        setattr(game, name, n)
+    for name in _LISTS:
+        target = getattr(game, name)
+        for i in range(len(target)):
+            target[i], pos = get_varint(data, pos)
+    players = game.players
+    if pos != len(data) or game.turn >= players or game.end_reason >= len(END_REASONS):
+        raise ValueError("bad game snapshot")
+    for seat in game.last_winner + [game.top]:
+        if seat >= players and seat != NO_SEAT:
+            raise ValueError("bad game snapshot")
+    for tier in range(6):  # every prize of the sets somewhere: 32 一秀 .. 1 状元 a set
+        count = game.remaining[tier] + game.shared[tier]
+        for seat in range(players):
+            count += game.holdings[seat * 6 + tier]
+        if count != (32 >> tier) * game.sets:
+            raise ValueError("bad game snapshot")
+    return game

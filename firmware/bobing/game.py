@@ -24,12 +24,7 @@ from bobing.classify import (
     rank_of,
     tiers_of,
 )
-from bobing.events import (  # noqa: F401  ENTROPY_* re-exported for the firmware session
-    ENTROPY_PSEUDO,
-    ENTROPY_SEEDED,
-    ENTROPY_TRUE,
-    ENTROPY_UNKNOWN,
-)
+from bobing.events import ENTROPY_SEEDED, ENTROPY_UNKNOWN
 from bobing.rules import (
     CHAJINHUA_DUITANG,
     CHAJINHUA_DUITANG_AT_ONCE,
@@ -60,7 +55,7 @@ _YIXIU = const(0)
 _SANHONG = const(3)
 _DUITANG = const(4)
 _ZY = const(5)
-_SNAPSHOT_FORMAT = const(2)
+_BATCH_BYTES = const(48)  # room kept for a batch: an ordinary one is about 11 bytes
 _AWARD_BITS = const(0x3FF)  # kind and tiers of a classify() result: the THROW event's award
 # The lowest tier 追 applies to, per chase_from value (duitang, sanhong, all).
 _CHASE_FROM_TIER = b"\x04\x03\x00"
@@ -117,7 +112,7 @@ class Game:
         for label in self.labels:
             if len(label.encode("utf-8")) > ev.MAX_LABEL_BYTES:
                 raise ValueError("prize label longer than %d bytes: %s" % (ev.MAX_LABEL_BYTES, label))
-        self.log = log  # False: throw() returns None, for fast simulations
+        self.log = log  # False: no batch (throw() returns None, no last_events()), for fast simulations
         self.players = players
         self.sets = sets
         self.first_seat = first_seat
@@ -152,7 +147,10 @@ class Game:
         self.equal_rounds = v[ROUNDS] == ROUNDS_EQUAL
         self.void_skips = v[VOID] == VOID_SKIP
         self.liubo_endings = v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
-        self._events = []
+        self._batch = bytearray(_BATCH_BYTES)
+        # Bit set of the event types (1 << THROW ...) in the latest batch: what
+        # happened, without decoding it (simulations, sounds).
+        self.event_types = 0
 
     @classmethod
     def start(cls, rules, players, dice, sets=1, labels=None, entropy=ENTROPY_UNKNOWN):
@@ -178,10 +176,10 @@ class Game:
         among them with several sets); None if nobody has it (or all grabbed it)."""
         seat = self.top
         if self.end_reason:
-            holders = [s for s in range(self.players) if self.holdings[s * 6 + _ZY]]
-            if not holders:
-                return None
-            seat = min(holders, key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
+            seat = ev.NO_SEAT
+            for s in range(self.players):
+                if self.holdings[s * 6 + _ZY] and (seat == ev.NO_SEAT or self._beats(s, seat)):
+                    seat = s
         if seat == ev.NO_SEAT:
             return None
         return seat, self.zy_dice[seat], self.zy_kind[seat]
@@ -195,7 +193,15 @@ class Game:
         seat = self.turn
         code = ev.dice_code(dice)
         result = classify(dice, self.rules.flags)
-        self._emit((ev.THROW, seat, code, result & _AWARD_BITS))
+        if self.log:
+            buf = self._batch
+            buf.append(ev.THROW << 4)
+            buf.append(seat)
+            buf.append(code >> 8)
+            buf.append(code & 255)
+            ev.put_varint(buf, result & _AWARD_BITS)
+        self.event_count += 1
+        self.event_types = 1 << ev.THROW
         kind = result & 15
         rank = rank_of(result)
         if rank:
@@ -219,7 +225,7 @@ class Game:
         """The referee voids the current seat's throw (跳猴): it wins nothing."""
         self._begin()
         seat = self.turn
-        self._emit((ev.VOID, seat))
+        self._emit(ev.VOID << 4, seat)
         if self.void_skips:
             self.skip_next[seat] = 1
         return self._finish_turn()
@@ -240,18 +246,37 @@ class Game:
             raise ValueError("batch %d does not match the rules of this game" % record)
 
     def last_events(self):
-        """The event tuples of the latest batch."""
-        return self._events
+        """The event tuples of the latest batch (decoded from it: for the host and
+        the display, not the throw path)."""
+        return ev.decode_batch(self._batch)[2]
 
     def _begin(self):
         if self.end_reason:
             raise ValueError("the game has ended")
-        self._events = []
-        self._first_event = self.event_count
+        # The batch is written in place into one reused bytearray: a throw
+        # allocates only the bytes it returns.
+        self.event_types = 0
+        buf = self._batch
+        buf[:] = b""
+        buf.append(ev.FORMAT)
+        ev.put_varint(buf, self.batches)
+        ev.put_varint(buf, self.event_count)
 
-    def _emit(self, event):
-        self._events.append(event)
+    def _emit(self, head, arg=-1, arg2=-1, count=-1):
+        # Append one event: its type byte (type << 4 | tier), then up to two
+        # byte arguments (seat or reason) and a count, as bobing.events lays them out.
         self.event_count += 1
+        self.event_types |= 1 << (head >> 4)
+        if not self.log:
+            return
+        buf = self._batch
+        buf.append(head)
+        if arg >= 0:
+            buf.append(arg)
+        if arg2 >= 0:
+            buf.append(arg2)
+        if count >= 0:
+            ev.put_varint(buf, count)
 
     def _finish_turn(self):
         self.turns += 1
@@ -265,11 +290,11 @@ class Game:
                 break
             # a skipped turn still counts as a turn, so rounds stay equal
             self.skip_next[seat] = 0
-            self._emit((ev.SKIP, seat))
+            self._emit(ev.SKIP << 4, seat)
             self.turns += 1
         self.batches += 1
         if self.log:
-            return ev.encode_batch(self.batches - 1, self._first_event, self._events)
+            return bytes(self._batch)
         return None
 
     # --- prizes ---------------------------------------------------------------
@@ -277,31 +302,31 @@ class Game:
     def _give(self, seat, tier, count):
         self.remaining[tier] -= count
         self.holdings[seat * 6 + tier] += count
-        self._emit((ev.AWARD, seat, tier, count))
+        self._emit(ev.AWARD << 4 | tier, seat, -1, count)
         if tier != _ZY:
             self.last_winner[tier] = seat
         if self.remaining[tier] == 0:
-            self._emit((ev.EXHAUSTED, tier))
+            self._emit(ev.EXHAUSTED << 4 | tier)
 
     def _move(self, seat, tier, source, count):
         self.holdings[source * 6 + tier] -= count
         self.holdings[seat * 6 + tier] += count
-        self._emit((ev.TAKE, seat, tier, source, count))
+        self._emit(ev.TAKE << 4 | tier, seat, source, count)
 
     def _win(self, seat, tier):
-        """One prize of a tier won by a throw: first come first served (拿完为止)."""
+        # One prize of a tier won by a throw: first come first served (拿完为止).
         if self.remaining[tier]:
             self._give(seat, tier, 1)
             return
         source = self._chase_source(seat, tier)
         if source == ev.NO_SEAT:
-            self._emit((ev.MISS, tier))
+            self._emit(ev.MISS << 4 | tier)
         else:
             self._move(seat, tier, source, 1)
             self.last_winner[tier] = seat
 
     def _chase_source(self, seat, tier):
-        """Whom 追 takes an empty tier's prize from, or NO_SEAT."""
+        # Whom 追 takes an empty tier's prize from, or NO_SEAT.
         if self.chase == CHASE_OFF or tier < self.chase_from:
             return ev.NO_SEAT
         if self.chase == CHASE_PREVIOUS:
@@ -326,39 +351,52 @@ class Game:
     # --- the 状元 contest -----------------------------------------------------
 
     def _stand(self, seat, rank, code, kind):
-        """Record a 状元-class throw: it replaces the seat's own earlier one, even a
-        better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003)."""
+        # Record a 状元-class throw: it replaces the seat's own earlier one, even a
+        # better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003).
         if self.zy_exempt[seat] and rank < self.zy_rank[seat]:
             return
         self.zy_rank[seat] = rank
         self.zy_turn[seat] = self.turns
         self.zy_dice[seat] = code
         self.zy_kind[seat] = kind
-        top = self._ranked_holders(1)
-        new_top = top[0] if top else ev.NO_SEAT
+        new_top = self._best_standing(False)
         if new_top != self.top:
             self.top = new_top
-            self._emit((ev.ZY, new_top))
+            self._emit(ev.ZY << 4, new_top)
 
-    def _ranked_holders(self, count):
-        """Up to `count` seats with a 状元 throw, best first (earlier wins ties)."""
-        order = []
+    def _beats(self, a, b):
+        # True if seat a's 状元 throw outranks seat b's: a higher rank, or an equal
+        # one thrown earlier (003: "带的点数相等则先博得者拓后博得者").
+        rank_a = self.zy_rank[a]
+        rank_b = self.zy_rank[b]
+        return rank_a > rank_b or (rank_a == rank_b and self.zy_turn[a] < self.zy_turn[b])
+
+    def _best_standing(self, skip_prized):
+        # The seat with the best 状元 throw, NO_SEAT if nobody threw one; with
+        # skip_prized, among the seats not yet holding a 状元 prize.
+        best = ev.NO_SEAT
         for seat in range(self.players):
-            if self.zy_rank[seat]:
-                order.append(seat)
-        order.sort(key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
-        return order[:count]
+            if not self.zy_rank[seat] or (skip_prized and self.holdings[seat * 6 + _ZY]):
+                continue
+            if best == ev.NO_SEAT or self._beats(seat, best):
+                best = seat
+        return best
 
     def _award_zhuangyuan(self):
-        """At the end: the best 状元 throws take the 状元 prizes, one each."""
-        holders = self._ranked_holders(self.remaining[_ZY])
-        for seat in holders:
+        # At the end: the best 状元 throws take the 状元 prizes, one each.
+        first = ev.NO_SEAT
+        for _ in range(self.remaining[_ZY]):
+            seat = self._best_standing(True)
+            if seat == ev.NO_SEAT:
+                break
             self._give(seat, _ZY, 1)
-        if holders and self.zy_kind[holders[0]] == KIND_CHAJINHUA:
-            self._collect_duitang(holders[0])
+            if first == ev.NO_SEAT:
+                first = seat
+        if first != ev.NO_SEAT and self.zy_kind[first] == KIND_CHAJINHUA:
+            self._collect_duitang(first)
 
     def _collect_duitang(self, seat):
-        """Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game."""
+        # Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game.
         if self.cjh_at_once:
             return
         self._take_remaining(seat, _DUITANG)
@@ -373,8 +411,13 @@ class Game:
         for tier in range(5):
             if self.remaining[tier]:
                 return
-        if self.remaining[_ZY] and len(self._ranked_holders(self.remaining[_ZY])) < self.remaining[_ZY]:
-            return  # every prize needs a holder, the 状元 included
+        if self.remaining[_ZY]:
+            standing = 0
+            for rank in self.zy_rank:
+                if rank:
+                    standing += 1
+            if standing < self.remaining[_ZY]:
+                return  # every prize needs a holder, the 状元 included
         if self.equal_rounds and self.turns % self.players:
             return  # seed 003: every player has had the same number of turns
         self._award_zhuangyuan()
@@ -382,11 +425,11 @@ class Game:
 
     def _end(self, reason):
         self.end_reason = reason
-        self._emit((ev.END, reason))
+        self._emit(ev.END << 4, reason)
 
     def _liubo_hong(self, seat):
-        """六勃红: the game ends; the thrower takes every unclaimed prize, and by
-        option what others had won too."""
+        # 六勃红: the game ends; the thrower takes every unclaimed prize, and by
+        # option what others had won too.
         if self.liubo_hong != LIUBO_HONG_UNCLAIMED:
             keep_chajinhua = self.liubo_hong == LIUBO_HONG_ALL_BUT_CHAJINHUA
             for source in range(self.players):
@@ -402,7 +445,7 @@ class Game:
         self._sweep_table(seat, ev.END_LIUBO_HONG)
 
     def _sweep_table(self, seat, reason):
-        """The thrower takes everything still in the pool, the 状元 included."""
+        # The thrower takes everything still in the pool, the 状元 included.
         for tier in range(6):
             if self.remaining[tier]:
                 self._give(seat, tier, self.remaining[tier])
@@ -424,7 +467,7 @@ class Game:
             if count:
                 self.remaining[tier] = 0
                 self.shared[tier] += count
-                self._emit((ev.SHARE, tier, count))
+                self._emit(ev.SHARE << 4 | tier, -1, -1, count)
         self._end(ev.END_LIUBO_HEI)
 
     # --- saving -------------------------------------------------------------------
@@ -448,62 +491,18 @@ class Game:
         rules, players, sets, first_seat, labels, entropy, draw_seat, draw = ev.decode_header(data)
         return cls(rules, players, sets, first_seat, True, labels, entropy, draw, draw_seat)
 
-    _LISTS = (
-        "remaining",
-        "shared",
-        "holdings",
-        "duitang_by_chajinhua",
-        "zy_rank",
-        "zy_turn",
-        "zy_dice",
-        "zy_kind",
-        "zy_exempt",
-        "skip_next",
-        "last_winner",
-    )
-
     def snapshot(self):
-        """The whole state as bytes (format byte, header length, header, then varints)."""
-        buf = bytearray([_SNAPSHOT_FORMAT])
-        head = self.header()
-        buf.append(len(head))
-        buf.extend(head)
-        for n in (self.turn, self.batches, self.event_count, self.turns, self.end_reason, self.top):
-            ev.put_varint(buf, n)
-        for name in self._LISTS:
-            for n in getattr(self, name):
-                ev.put_varint(buf, n)
-        return bytes(buf)
+        """The whole state as bytes (bobing.events.encode_snapshot)."""
+        return ev.encode_snapshot(self)
 
     @classmethod
     def from_snapshot(cls, data):
         """Inverse of snapshot(); ValueError if the bytes are not a valid state."""
-        if len(data) < 2 or data[0] != _SNAPSHOT_FORMAT:
-            raise ValueError("bad game snapshot")
-        game = cls.from_header(bytes(data[2 : 2 + data[1]]))
-        pos = 2 + data[1]
-        values = []
-        for _ in range(6):
-            n, pos = ev.get_varint(data, pos)
-            values.append(n)
-        game.turn, game.batches, game.event_count, game.turns, game.end_reason, game.top = values
-        for name in cls._LISTS:
-            target = getattr(game, name)
-            for i in range(len(target)):
-                target[i], pos = ev.get_varint(data, pos)
-        seats = game.last_winner + [game.top]
-        if (
-            pos != len(data)
-            or game.turn >= game.players
-            or game.end_reason >= len(ev.END_REASONS)
-            or any(s >= game.players and s != ev.NO_SEAT for s in seats)
-        ):
-            raise ValueError("bad game snapshot")
-        return game
+        return ev.decode_snapshot(cls, data)
 
 
 def _check_draw(players, first_seat, draw, draw_seat):
-    """ValueError unless `draw` is a 答起 draw by `draw_seat` that names `first_seat`."""
+    # ValueError unless `draw` is a 答起 draw by `draw_seat` that names `first_seat`.
     if (
         draw_seat >= players
         or len(draw) != starter_dice_count(players)
