@@ -194,6 +194,14 @@ def test_two_sets_two_zhuangyuan_prizes():
     check_conservation(g)
 
 
+def test_two_sets_equal_sihong_the_earlier_thrower_is_zhuangyuan():
+    # 003: "带的点数相等则先博得者拓后博得者", also between the two 状元 prize holders
+    g = play(new_game(players=2, sets=2), "444462", "444435")
+    play(g, *[t for t in all_but_zhuangyuan(None) for _ in range(2)])
+    assert g.ended and [held(g, s, "zhuangyuan") for s in (1, 2)] == [1, 1]
+    assert g.zhuangyuan()[0] == 0
+
+
 def test_starter_draw():
     # 001: "取兩顆骰子扔出數點，如n點，由扔者開始逆時針方向數到第n個人"
     assert starter_dice_count(10) == 2 and starter_dice_count(12) == 3 and starter_dice_count(20) == 4
