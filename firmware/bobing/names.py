@@ -100,3 +100,40 @@ chase_from duitang sanhong all
 rounds any equal
 void skip no_skip
 liubo_endings on off"""
+
+
+def rule_options():
+    """[(option, (value, ...)), ...] in encoding order: bobing.rules.options()."""
+    return [(words[0], tuple(words[1:])) for words in (line.split() for line in OPTIONS.split("\n"))]
+
+
+def rule_presets():
+    """[(preset, (value per option, ...)), ...], the default first: bobing.rules.presets()."""
+    from bobing.rules import PRESET_VALUES, PRESETS
+
+    opts = rule_options()
+    return [
+        (PRESETS[p], tuple(opts[i][1][PRESET_VALUES[p][i]] for i in range(len(opts))))
+        for p in range(len(PRESETS))
+    ]
+
+
+def rule_values(index):
+    """{option: value} of a Rules.index (a value number per option)."""
+    return {name: allowed[index[i]] for i, (name, allowed) in enumerate(rule_options())}
+
+
+def set_options(index, overrides):
+    """Write {option: value} names into a Rules.index; ValueError names what is unknown."""
+    opts = rule_options()
+    names = [name for name, _ in opts]
+    for name in overrides:
+        if name not in names:
+            raise ValueError("unknown rule option '%s'" % name)
+        allowed = opts[names.index(name)][1]
+        if overrides[name] not in allowed:
+            raise ValueError(
+                "rule option %s has no value '%s' (choose from %s)"
+                % (name, overrides[name], ", ".join(allowed))
+            )
+        index[names.index(name)] = allowed.index(overrides[name])

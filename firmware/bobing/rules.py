@@ -5,8 +5,9 @@ names one value per option.  docs/rules.md quotes the source of every value.
 The same module runs on the ESP32 (MicroPython) and on the desktop (CPython).
 
 The engine reads an option as an int: `rules.index[LIUBO_HEI] == LIUBO_HEI_GRAB`.
-The names of options and values (for the host, docs and menus) live in
-bobing.names and are loaded only by the methods that take or return names.
+The names of options and values (for the host, docs and menus) and the code
+that reads them live in bobing.names, loaded only by the methods that take or
+return names.
 """
 
 from micropython import const
@@ -83,7 +84,7 @@ _VALUE_COUNTS = b"\x02\x03\x02\x02\x02\x02\x03\x03\x02\x03\x03\x02\x02\x02"
 #   folk: seed 000 part 1 and seed 001: 插金花 second only to 六勃红, lights off on 六勃黑.
 #   competition: seed 003, 厦门中秋博饼大赛规则 (match play).
 PRESETS = ("xiamen", "folk", "competition")
-_PRESET_VALUES = (
+PRESET_VALUES = (
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
     b"\x01\x02\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00",
     b"\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00",
@@ -94,18 +95,16 @@ DEFAULT_PRESET = "xiamen"
 
 def options():
     """[(name, (value, ...)), ...] in encoding order (host tools, menus)."""
-    from bobing.names import OPTIONS
+    from bobing.names import rule_options
 
-    return [(words[0], tuple(words[1:])) for words in (line.split() for line in OPTIONS.split("\n"))]
+    return rule_options()
 
 
 def presets():
     """[(preset name, (value per option, ...)), ...], the default first."""
-    opts = options()
-    return [
-        (PRESETS[p], tuple(opts[i][1][_PRESET_VALUES[p][i]] for i in range(OPTION_COUNT)))
-        for p in range(len(PRESETS))
-    ]
+    from bobing.names import rule_presets
+
+    return rule_presets()
 
 
 class Rules:
@@ -122,38 +121,30 @@ class Rules:
             raise ValueError("unknown preset '%s' (choose from %s)" % (preset, ", ".join(PRESETS)))
         self.preset = preset
         self.preset_id = PRESETS.index(preset)
-        self.index = bytearray(_PRESET_VALUES[self.preset_id])
+        self.index = bytearray(PRESET_VALUES[self.preset_id])
         if overrides:
-            opts = options()
-            for name in overrides:
-                i = _position(opts, name)
-                allowed = opts[i][1]
-                if overrides[name] not in allowed:
-                    raise ValueError(
-                        "rule option %s has no value '%s' (choose from %s)"
-                        % (name, overrides[name], ", ".join(allowed))
-                    )
-                self.index[i] = allowed.index(overrides[name])
+            from bobing.names import set_options
+
+            set_options(self.index, overrides)
         self._derive()
 
     def get(self, name):
         """The value name of an option given by name (host tools)."""
-        opts = options()
-        i = _position(opts, name)
-        return opts[i][1][self.index[i]]
+        values = self.values()
+        if name not in values:
+            raise ValueError("unknown rule option '%s'" % name)
+        return values[name]
 
     def values(self):
         """{option: value} for every option, by name."""
-        return {name: allowed[self.index[i]] for i, (name, allowed) in enumerate(options())}
+        from bobing.names import rule_values
+
+        return rule_values(self.index)
 
     def overrides(self):
         """{option: value} of the options that differ from the preset, by name."""
-        base = _PRESET_VALUES[self.preset_id]
-        return {
-            name: allowed[self.index[i]]
-            for i, (name, allowed) in enumerate(options())
-            if self.index[i] != base[i]
-        }
+        base = Rules(self.preset).values()
+        return {name: value for name, value in self.values().items() if base[name] != value}
 
     def _derive(self):
         v = self.index
@@ -191,10 +182,3 @@ class Rules:
         rules.index[:] = data[1:]
         rules._derive()
         return rules
-
-
-def _position(opts, name):
-    for i in range(len(opts)):
-        if opts[i][0] == name:
-            return i
-    raise ValueError("unknown rule option '%s'" % name)
