@@ -4,7 +4,7 @@ Where the source texts disagree, each reading is an option value; a preset
 names one value per option.  docs/rules.md quotes the source of every value.
 The same module runs on the ESP32 (MicroPython) and on the desktop (CPython).
 
-The engine reads an option as an int: `rules.index[LIUBO_HEI] == LIUBO_HEI_GRAB`.
+The engine reads an option as an int: `rules.index[LIUBO_HEI] == _LIUBO_HEI_GRAB`.
 The names of options and values (for the host, docs and menus) and the code
 that reads them live in bobing.names, loaded only by the methods that take or
 return names.
@@ -26,53 +26,55 @@ from bobing.classify import (
 # Option positions: the encoding order.  Append new options at the end only:
 # encoded rule sets in logs refer to options by position.  Each option's
 # values follow it, numbered in the order bobing.names.OPTIONS lists them.
-CHAJINHUA_RANK = const(0)
-CHAJINHUA_RANK_THIRD = const(0)
-CHAJINHUA_RANK_SECOND = const(1)
+# Public: what the engine (game.py) reads; the rest are private, so they cost
+# no heap (a public constant is a dict entry and a name, ~40 bytes).
+_CHAJINHUA_RANK = const(0)
+_CHAJINHUA_RANK_THIRD = const(0)
+_CHAJINHUA_RANK_SECOND = const(1)
 LIUBO_HEI = const(1)
 LIUBO_HEI_END_SHARED = const(0)
 LIUBO_HEI_CONTINUE = const(1)
-LIUBO_HEI_GRAB = const(2)
-BIANDIJIN = const(2)
-BIANDIJIN_LIUBO_HEI = const(0)
-BIANDIJIN_SEPARATE = const(1)
-WUZI_ORDER = const(3)
-WUZI_ORDER_KICKER = const(0)
-WUZI_ORDER_FACE_KICKER = const(1)
-WUZI_YIXIU = const(4)
-WUZI_YIXIU_NO = const(0)
-WUZI_YIXIU_YES = const(1)
-SIJIN_COMBO = const(5)
-SIJIN_COMBO_YES = const(0)
-SIJIN_COMBO_NO = const(1)
-DUITANG = const(6)
-DUITANG_STRAIGHT = const(0)
-DUITANG_ALSO_PAIRS = const(1)
-DUITANG_ALSO_TRIPLES = const(2)
+_LIUBO_HEI_GRAB = const(2)
+_BIANDIJIN = const(2)
+_BIANDIJIN_LIUBO_HEI = const(0)
+_BIANDIJIN_SEPARATE = const(1)
+_WUZI_ORDER = const(3)
+_WUZI_ORDER_KICKER = const(0)
+_WUZI_ORDER_FACE_KICKER = const(1)
+_WUZI_YIXIU = const(4)
+_WUZI_YIXIU_NO = const(0)
+_WUZI_YIXIU_YES = const(1)
+_SIJIN_COMBO = const(5)
+_SIJIN_COMBO_YES = const(0)
+_SIJIN_COMBO_NO = const(1)
+_DUITANG = const(6)
+_DUITANG_STRAIGHT = const(0)
+_DUITANG_ALSO_PAIRS = const(1)
+_DUITANG_ALSO_TRIPLES = const(2)
 LIUBO_HONG = const(7)
 LIUBO_HONG_UNCLAIMED = const(0)
-LIUBO_HONG_EVERYTHING = const(1)
+_LIUBO_HONG_EVERYTHING = const(1)
 LIUBO_HONG_ALL_BUT_CHAJINHUA = const(2)
 CHAJINHUA_DUITANG = const(8)
 CHAJINHUA_DUITANG_AT_ONCE = const(0)
-CHAJINHUA_DUITANG_AT_END = const(1)
+_CHAJINHUA_DUITANG_AT_END = const(1)
 CHASE = const(9)
 CHASE_OFF = const(0)
 CHASE_PREVIOUS = const(1)
-CHASE_NEAREST_BACK = const(2)
+_CHASE_NEAREST_BACK = const(2)
 CHASE_FROM = const(10)
-CHASE_FROM_DUITANG = const(0)
-CHASE_FROM_SANHONG = const(1)
-CHASE_FROM_ALL = const(2)
+_CHASE_FROM_DUITANG = const(0)
+_CHASE_FROM_SANHONG = const(1)
+_CHASE_FROM_ALL = const(2)
 ROUNDS = const(11)
-ROUNDS_ANY = const(0)
+_ROUNDS_ANY = const(0)
 ROUNDS_EQUAL = const(1)
 VOID = const(12)
 VOID_SKIP = const(0)
-VOID_NO_SKIP = const(1)
+_VOID_NO_SKIP = const(1)
 LIUBO_ENDINGS = const(13)
 LIUBO_ENDINGS_ON = const(0)
-LIUBO_ENDINGS_OFF = const(1)
+_LIUBO_ENDINGS_OFF = const(1)
 OPTION_COUNT = const(14)
 
 # Values per option, one byte each in option order: how many values it has.
@@ -151,21 +153,21 @@ class Rules:
         for i in range(OPTION_COUNT):
             if v[i] >= _VALUE_COUNTS[i]:
                 raise ValueError("bad rules record")
-        grab = v[LIUBO_HEI] == LIUBO_HEI_GRAB and v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
+        grab = v[LIUBO_HEI] == _LIUBO_HEI_GRAB and v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
         flags = 0 if grab else F_LIUBO_HEI_ZY
-        if v[CHAJINHUA_RANK] == CHAJINHUA_RANK_SECOND:
+        if v[_CHAJINHUA_RANK] == _CHAJINHUA_RANK_SECOND:
             flags |= F_CHAJINHUA_SECOND
-        if v[BIANDIJIN] == BIANDIJIN_SEPARATE:
+        if v[_BIANDIJIN] == _BIANDIJIN_SEPARATE:
             flags |= F_BIANDIJIN_SEPARATE
-        if v[WUZI_ORDER] == WUZI_ORDER_FACE_KICKER:
+        if v[_WUZI_ORDER] == _WUZI_ORDER_FACE_KICKER:
             flags |= F_WUZI_FACE_FIRST
-        if v[WUZI_YIXIU] == WUZI_YIXIU_YES:
+        if v[_WUZI_YIXIU] == _WUZI_YIXIU_YES:
             flags |= F_WUZI_YIXIU
-        if v[SIJIN_COMBO] == SIJIN_COMBO_YES:
+        if v[_SIJIN_COMBO] == _SIJIN_COMBO_YES:
             flags |= F_SIJIN_COMBO
-        if v[DUITANG] == DUITANG_ALSO_PAIRS:
+        if v[_DUITANG] == _DUITANG_ALSO_PAIRS:
             flags |= F_DUITANG_PAIRS
-        elif v[DUITANG] == DUITANG_ALSO_TRIPLES:
+        elif v[_DUITANG] == _DUITANG_ALSO_TRIPLES:
             flags |= F_DUITANG_TRIPLES
         self.flags = flags
 
