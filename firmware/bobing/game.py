@@ -24,7 +24,10 @@ from bobing.classify import (
     rank_of,
     tiers_of,
 )
-from bobing.events import ENTROPY_SEEDED, ENTROPY_UNKNOWN
+
+# ENTROPY_* are defined with the header in bobing.events; all four are here too,
+# so the firmware session imports Game.start's arguments from one place.
+from bobing.events import ENTROPY_PSEUDO, ENTROPY_SEEDED, ENTROPY_TRUE, ENTROPY_UNKNOWN  # noqa: F401
 from bobing.rules import (
     CHAJINHUA_DUITANG,
     CHAJINHUA_DUITANG_AT_ONCE,
