@@ -1,7 +1,6 @@
 """Human-readable text for game events and standings, shared by `replay` and `play`."""
 
 from bobing import events as ev
-from bobing.classify import classify
 from bobing.names import KINDS, TIER_NAMES, TIERS, award_names
 from host_tools.cli import UsageError
 
@@ -16,12 +15,11 @@ def tier_label(tier, labels=None):
 
 def event_line(event, game):
     """One line for one event tuple of `game`; seats shown 1-based."""
-    rules = game.rules
     labels = game.labels
     kind = event[0]
     if kind == ev.THROW:
         dice = ev.dice_of(event[2])
-        hanzi, pinyin, english = award_names(classify(dice, rules.flags))
+        hanzi, pinyin, english = award_names(event[3])
         return "player %d throws %s: %s  %s, %s" % (
             event[1] + 1,
             "".join(map(str, dice)),
@@ -55,6 +53,11 @@ def event_line(event, game):
     return "game over: %s" % ev.END_REASONS[event[1]]
 
 
+def seat_holdings(game, seat):
+    """Prizes per tier (一秀 first) a 0-based seat holds."""
+    return game.holdings[seat * 6 : seat * 6 + 6]
+
+
 def summary(game):
     """The JSON-ready state of a game (the `bobing replay --json` contract)."""
     zy = game.zhuangyuan()
@@ -69,10 +72,11 @@ def summary(game):
             "kind": KINDS[zy[2]],
         },
         "holdings": {
-            str(seat + 1): dict(zip(TIERS, game.holdings(seat), strict=True)) for seat in range(game.players)
+            str(seat + 1): dict(zip(TIERS, seat_holdings(game, seat), strict=True))
+            for seat in range(game.players)
         },
-        "remaining": dict(zip(TIERS, game.remaining(), strict=True)),
-        "shared": dict(zip(TIERS, game.shared(), strict=True)),
+        "remaining": dict(zip(TIERS, game.remaining, strict=True)),
+        "shared": dict(zip(TIERS, game.shared, strict=True)),
     }
 
 
@@ -104,9 +108,9 @@ def standings_table(game):
     head = "player " + " ".join("%4s" % TIER_NAMES[t][0] for t in range(5, -1, -1))
     lines = [head]
     for seat in range(game.players):
-        held = game.holdings(seat)
+        held = seat_holdings(game, seat)
         lines.append("%6d " % (seat + 1) + " ".join("%6d" % held[t] for t in range(5, -1, -1)))
-    lines.append("  left " + " ".join("%6d" % n for n in reversed(game.remaining())))
-    if any(game.shared()):
-        lines.append("shared " + " ".join("%6d" % n for n in reversed(game.shared())))
+    lines.append("  left " + " ".join("%6d" % n for n in reversed(game.remaining)))
+    if any(game.shared):
+        lines.append("shared " + " ".join("%6d" % n for n in reversed(game.shared)))
     return lines

@@ -9,7 +9,7 @@ import sys
 
 from bobing import events as ev
 from bobing.dice import Dice, SeededBytes
-from bobing.game import MAX_SETS, Game, starter_dice_count, starter_seat
+from bobing.game import ENTROPY_SEEDED, ENTROPY_UNKNOWN, MAX_SETS, Game
 from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
 from host_tools.describe import add_label_argument, event_line, labels_from_args, standings_table, tier_label
 from host_tools.replay_cmd import add_players_argument
@@ -52,17 +52,17 @@ def run(args):
     color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
     dice = Dice(SeededBytes(args.seed) if args.seed is not None else os.urandom)
 
-    count = starter_dice_count(args.players)
-    draw = [dice.roll()[i] for i in range(count)]
-    first = starter_seat(0, sum(draw), args.players)
+    # os.urandom on a desktop: the source is the OS's, not one the bowl names
+    entropy = ENTROPY_SEEDED if args.seed is not None else ENTROPY_UNKNOWN
+    game = Game.start(rules, args.players, dice, args.sets, labels, entropy)
+    draw = game.draw
     print(
-        "答起 starter draw: player 1 throws %d dice: %s = %d, so player %d starts."
-        % (count, show_dice(draw, color), sum(draw), first + 1)
+        "答起 starter draw: player %d throws %d dice: %s = %d, so player %d starts."
+        % (game.draw_seat + 1, len(draw), show_dice(draw, color), sum(draw), game.first_seat + 1)
     )
-    game = Game(rules, args.players, args.sets, first_seat=first, labels=labels)
     print(HELP)
     while not game.ended:
-        pool = "  ".join("%s %d" % (tier_label(t).split()[0], game.remaining()[t]) for t in range(5, -1, -1))
+        pool = "  ".join("%s %d" % (tier_label(t).split()[0], game.remaining[t]) for t in range(5, -1, -1))
         answer = prompt("\n[left: %s]  player %d, Enter to throw > " % (pool, game.turn + 1))
         if answer == "q":
             print("Game left unfinished.")

@@ -35,15 +35,9 @@ def throw_odds(rules):
     return kind_counts, tier_counts
 
 
-def _wasted(events):
-    """True if a throw's events hold a MISS and no prize won (AWARD) or taken (TAKE)."""
-    missed = False
-    for event in events:
-        kind = event[0]
-        if kind == ev.AWARD or kind == ev.TAKE:
-            return False
-        missed = missed or kind == ev.MISS
-    return missed
+# A throw is wasted when it won a tier that was gone (MISS) and nothing came of it.
+_MISS = 1 << ev.MISS
+_GAINED = 1 << ev.AWARD | 1 << ev.TAKE
 
 
 def play_game(game, roll):
@@ -54,20 +48,19 @@ def play_game(game, roll):
     0 if that never happened.
     """
     throw = game.throw
-    last_events = game.last_events
-    stock = game.stock
+    remaining = game.remaining
     throws = wasted = dry_at = 0
     watching = True  # for the moment the non-状元 prizes run out
     while not game.end_reason:
         throw(roll())
         throws += 1
-        events = last_events()
-        if len(events) > 1 and _wasted(events):  # a lone THROW event is a throw that won nothing
+        types = game.event_types
+        if types & _MISS and not types & _GAINED:
             wasted += 1
         # Short-circuits on the first tier left, so this costs one read until the end is near.
-        if watching and not (stock[0] or stock[1] or stock[2] or stock[3] or stock[4]):
+        if watching and not (remaining[0] or remaining[1] or remaining[2] or remaining[3] or remaining[4]):
             watching = False
-            if not game.end_reason and _zhuangyuan_throwers(game) < stock[5]:
+            if not game.end_reason and _zhuangyuan_throwers(game) < remaining[5]:
                 dry_at = throws
     return throws, wasted, dry_at
 
@@ -88,7 +81,7 @@ class Tally:
         self.zhuangyuan_missing = 0  # games whose other prizes ran out before any 状元
         self.waiting_throws = 0  # in those games, throws after that moment
         self.end_reasons = [0] * len(ev.END_REASONS)
-        self.held = [0] * (6 * players)  # summed Game.hold: [seat * 6 + tier]
+        self.held = [0] * (6 * players)  # summed Game.holdings: [seat * 6 + tier]
         self.shared = [0] * 6
 
     @property
@@ -103,9 +96,9 @@ class Tally:
             self.waiting_throws += throws - dry_at
         self.end_reasons[game.end_reason] += 1
         held = self.held
-        for i, count in enumerate(game.hold):
+        for i, count in enumerate(game.holdings):
             held[i] += count
-        for tier, count in enumerate(game.shared_prizes):
+        for tier, count in enumerate(game.shared):
             self.shared[tier] += count
 
 

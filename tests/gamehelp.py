@@ -20,15 +20,20 @@ def play(game, *throws):
     return game
 
 
+def holdings(game, seat):
+    """Prizes per tier (一秀 first) held by a 0-based seat."""
+    return game.holdings[seat * 6 : seat * 6 + 6]
+
+
 def held(game, seat, tier):
     """Prizes of a tier held by a 1-based seat."""
-    return game.holdings(seat - 1)[TIER[tier]]
+    return holdings(game, seat - 1)[TIER[tier]]
 
 
 def check_conservation(game):
     pool = [n * game.sets for n in (32, 16, 8, 4, 2, 1)]
     for t in range(6):
-        total = game.remaining()[t] + game.shared()[t] + sum(game.holdings(s)[t] for s in range(game.players))
+        total = game.remaining[t] + game.shared[t] + sum(holdings(game, s)[t] for s in range(game.players))
         assert total == pool[t], (t, total, pool[t])
-        assert game.remaining()[t] >= 0 and game.shared()[t] >= 0
-        assert all(game.holdings(s)[t] >= 0 for s in range(game.players))
+        assert game.remaining[t] >= 0 and game.shared[t] >= 0
+        assert all(holdings(game, s)[t] >= 0 for s in range(game.players))

@@ -2,7 +2,7 @@
 ends, and the log (header + batches) or any snapshot rebuilds the same game."""
 
 import pytest
-from gamehelp import check_conservation
+from gamehelp import check_conservation, holdings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,10 +59,10 @@ games = st.tuples(
 def test_random_games_conserve_prizes_and_end(params):
     game, batches = play_random(*params)
     assert game.ended and game.end_reason_name() in ("pool_empty", "liubo_hong", "liubo_hei", "biandijin")
-    assert game.remaining()[5] == 0 or game.end_reason_name() == "liubo_hei"
+    assert game.remaining[5] == 0 or game.end_reason_name() == "liubo_hei"
     if game.end_reason_name() == "pool_empty":
-        assert game.remaining() == [0] * 6 and game.shared() == [0] * 6
-        assert sum(game.holdings(s)[5] for s in range(game.players)) == game.sets
+        assert game.remaining == [0] * 6 and game.shared == [0] * 6
+        assert sum(holdings(game, s)[5] for s in range(game.players)) == game.sets
 
 
 @settings(max_examples=30, deadline=None)

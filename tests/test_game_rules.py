@@ -1,7 +1,7 @@
 """Scenario tests of the game engine, one per rule, quoted from the seeds."""
 
 import pytest
-from gamehelp import check_conservation, held, new_game, play
+from gamehelp import check_conservation, held, holdings, new_game, play
 
 from bobing.game import Game, starter_dice_count, starter_seat
 from bobing.rules import Rules
@@ -18,8 +18,8 @@ def all_but_zhuangyuan(game, skip_last=0):
 def test_first_come_first_served_until_the_tier_runs_out():
     # 001: "有1個“四點”的得一秀餅(秀才).拿完爲止. 共32個。"
     g = play(new_game(), *[YIXIU] * 33)
-    assert sum(g.holdings(s)[0] for s in range(4)) == 32
-    assert g.remaining()[0] == 0
+    assert sum(holdings(g, s)[0] for s in range(4)) == 32
+    assert g.remaining[0] == 0
     assert g.last_events()[-1] == (8, 0)  # MISS 一秀: the 33rd throw wins nothing
     check_conservation(g)
 
@@ -37,7 +37,7 @@ def test_zhuangyuan_is_provisional_and_only_a_strictly_better_throw_takes_it():
     play(g, "444466")
     assert g.zhuangyuan()[0] == 2
     assert held(g, 3, "zhuangyuan") == 0  # the prize is only handed over at the end
-    assert g.remaining()[5] == 1
+    assert g.remaining[5] == 1
 
 
 def test_luogu_a_later_lower_zhuangyuan_replaces_the_players_own():
@@ -64,7 +64,7 @@ def test_chajinhua_takes_the_remaining_duitang_and_keeps_them():
 def test_normal_end_waits_for_a_zhuangyuan():
     # 000 part 1: "饼没全博完，博饼就不能结束。这时状元得主也不能马上拿状元"
     g = play(new_game(), *all_but_zhuangyuan(None))
-    assert not g.ended and g.remaining() == [0, 0, 0, 0, 0, 1]
+    assert not g.ended and g.remaining == [0, 0, 0, 0, 0, 1]
     play(g, NOTHING, YIXIU, "444455")
     assert g.ended and g.end_reason_name() == "pool_empty"
     assert g.zhuangyuan()[0] == 0  # the 65th throw: seat 65 of 4 is player 1
@@ -94,7 +94,7 @@ def test_liubo_hong_takes_the_unclaimed_prizes_and_ends():
     # 003: "博得红六勃，比赛结束，博得者可获得还未被博取的全部奖品（含状元）"
     g = play(new_game(), SANHONG, "444444")
     assert g.ended and g.end_reason_name() == "liubo_hong"
-    assert g.holdings(1) == [32, 16, 8, 3, 2, 1]
+    assert holdings(g, 1) == [32, 16, 8, 3, 2, 1]
     assert held(g, 1, "sanhong") == 1
     check_conservation(g)
 
@@ -102,11 +102,11 @@ def test_liubo_hong_takes_the_unclaimed_prizes_and_ends():
 def test_liubo_hong_everything_folk():
     # 000 part 1: "不管桌上剩下的饼还是被博走的饼，都是你的，博走的要还出来给你…状元插金花都要还出来给你"
     g = play(new_game(preset="folk"), "444411", SANHONG, "444444")
-    assert g.holdings(2) == [32, 16, 8, 4, 2, 1] and g.holdings(0) == [0] * 6
+    assert holdings(g, 2) == [32, 16, 8, 4, 2, 1] and holdings(g, 0) == [0] * 6
     # 000 part 3: "六勃红：可得整会的饼，不能追缴状元插金花所得"
     h = play(new_game(liubo_hong="all_but_chajinhua"), "444411", SANHONG, "444444")
     assert held(h, 1, "duitang") == 2 and held(h, 2, "sanhong") == 0
-    assert h.holdings(2) == [32, 16, 8, 4, 0, 1]
+    assert holdings(h, 2) == [32, 16, 8, 4, 0, 1]
 
 
 def test_liubo_hei_xiamen_ends_and_the_rest_is_shared():
@@ -114,7 +114,7 @@ def test_liubo_hei_xiamen_ends_and_the_rest_is_shared():
     g = play(new_game(), SANHONG, "444466", "222222")
     assert g.ended and g.end_reason_name() == "liubo_hei"
     assert held(g, 3, "zhuangyuan") == 1  # 六勃黑 outranks the 四红
-    assert g.shared() == [32, 16, 8, 3, 2, 0]
+    assert g.shared == [32, 16, 8, 3, 2, 0]
     check_conservation(g)
 
 
@@ -133,7 +133,7 @@ def test_liubo_hei_competition_goes_on_and_is_exempt_from_luogu():
 def test_liubo_hei_folk_everyone_grabs():
     # 000 part 1: "要把博饼的大瓷碗倒扣，关灯，抢桌上所有的饼"
     g = play(new_game(preset="folk"), "444466", "555555")
-    assert g.ended and g.shared() == [32, 16, 8, 4, 2, 1]
+    assert g.ended and g.shared == [32, 16, 8, 4, 2, 1]
     assert g.zhuangyuan() is None
     check_conservation(g)
 
@@ -142,7 +142,7 @@ def test_biandijin_separate_takes_what_is_left():
     # 000 part 3: "遍地锦：投出六个幺花，只得桌上所剩之饼"
     g = play(new_game(biandijin="separate"), SANHONG, "111111")
     assert g.ended and g.end_reason_name() == "biandijin"
-    assert g.holdings(1) == [32, 16, 8, 3, 2, 1] and held(g, 1, "sanhong") == 1
+    assert holdings(g, 1) == [32, 16, 8, 3, 2, 1] and held(g, 1, "sanhong") == 1
 
 
 def test_chajinhua_duitang_at_end_seed_001():
@@ -194,6 +194,14 @@ def test_two_sets_two_zhuangyuan_prizes():
     check_conservation(g)
 
 
+def test_two_sets_equal_sihong_the_earlier_thrower_is_zhuangyuan():
+    # 003: "带的点数相等则先博得者拓后博得者", also between the two 状元 prize holders
+    g = play(new_game(players=2, sets=2), "444462", "444435")
+    play(g, *[t for t in all_but_zhuangyuan(None) for _ in range(2)])
+    assert g.ended and [held(g, s, "zhuangyuan") for s in (1, 2)] == [1, 1]
+    assert g.zhuangyuan()[0] == 0
+
+
 def test_starter_draw():
     # 001: "取兩顆骰子扔出數點，如n點，由扔者開始逆時針方向數到第n個人"
     assert starter_dice_count(10) == 2 and starter_dice_count(12) == 3 and starter_dice_count(20) == 4
@@ -237,5 +245,5 @@ def test_liubo_endings_can_be_ignored():
     assert not g.ended and g.zhuangyuan()[0] == 1  # 六勃黑: a plain 状元 above the 四红
     play(g, "444444")
     assert not g.ended and g.zhuangyuan()[0] == 3
-    assert g.remaining()[:5] == [32, 16, 8, 3, 2]  # nothing swept, nothing shared
-    assert g.shared() == [0] * 6
+    assert g.remaining[:5] == [32, 16, 8, 3, 2]  # nothing swept, nothing shared
+    assert g.shared == [0] * 6

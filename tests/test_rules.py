@@ -54,18 +54,54 @@ def test_bad_names_are_clear_errors():
         Rules("xiamen", {"wuzi_order": "loud"})
 
 
-def test_flag_table_matches_the_classifier_constants():
-    from bobing import classify, rules
+def test_option_constants_are_the_positions_of_the_names():
+    # The engine compares ints; the names are for the host: both must agree,
+    # NAME for an option's position and NAME_VALUE for a value's number (private,
+    # _NAME, where the engine does not read it).
+    from bobing import rules
 
-    assert rules._F_LIUBO_HEI_ZY == classify._F_LIUBO_HEI_ZY
-    names = {
-        "chajinhua_rank second": classify._F_CHAJINHUA_SECOND,
-        "biandijin separate": classify._F_BIANDIJIN_SEPARATE,
-        "wuzi_order face_kicker": classify._F_WUZI_FACE_FIRST,
-        "wuzi_yixiu yes": classify._F_WUZI_YIXIU,
-        "sijin_combo yes": classify._F_SIJIN_COMBO,
-        "duitang also_pairs": classify._F_DUITANG_PAIRS,
-        "duitang also_triples": classify._F_DUITANG_TRIPLES,
-    }
-    table = {" ".join(words): int(bit) for bit, words in rules._table(rules._FLAGS)}
-    assert table == names
+    def constant(name):
+        name = name.upper()
+        return getattr(rules, name) if hasattr(rules, name) else getattr(rules, "_" + name)
+
+    for i, (name, allowed) in enumerate(OPTIONS):
+        assert constant(name) == i, name
+        for j, value in enumerate(allowed):
+            assert constant(name + "_" + value) == j, (name, value)
+    assert rules.OPTION_COUNT == len(OPTIONS)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "flag"),
+    [
+        ("chajinhua_rank", "second", "F_CHAJINHUA_SECOND"),
+        ("biandijin", "separate", "F_BIANDIJIN_SEPARATE"),
+        ("wuzi_order", "face_kicker", "F_WUZI_FACE_FIRST"),
+        ("wuzi_yixiu", "yes", "F_WUZI_YIXIU"),
+        ("duitang", "also_pairs", "F_DUITANG_PAIRS"),
+        ("duitang", "also_triples", "F_DUITANG_TRIPLES"),
+    ],
+)
+def test_each_option_value_sets_its_classifier_flag(option, value, flag):
+    from bobing import classify
+
+    base = Rules("xiamen").flags
+    assert Rules("xiamen", {option: value}).flags == base | getattr(classify, flag)
+
+
+def test_sijin_combo_and_liubo_hei_grab_clear_their_flags():
+    from bobing.classify import F_LIUBO_HEI_ZY, F_SIJIN_COMBO
+
+    assert Rules("xiamen").flags & F_SIJIN_COMBO
+    assert not Rules("xiamen", {"sijin_combo": "no"}).flags & F_SIJIN_COMBO
+    assert not Rules("folk").flags & F_LIUBO_HEI_ZY  # lights off: 六勃黑 is a grab
+    assert Rules("folk", {"liubo_endings": "off"}).flags & F_LIUBO_HEI_ZY
+
+
+def test_an_unknown_value_number_is_refused_not_read_as_another_rule():
+    rules = Rules("xiamen")
+    for i, (_, allowed) in enumerate(OPTIONS):
+        data = bytearray(rules.encode())
+        data[i + 1] = len(allowed)
+        with pytest.raises(ValueError):
+            Rules.decode(bytes(data))

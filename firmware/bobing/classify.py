@@ -11,24 +11,18 @@ ints orders them under the rules the flags came from; equal ranks are equal
 throws (the earlier one wins).  Use unpack helpers to read the fields.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
+from micropython import const
 
 # Bits of Rules.flags: the rule options the classifier reads on every throw.
-# Private, so they cost no heap; rules._FLAGS names the same numbers.
-_F_CHAJINHUA_SECOND = const(1)
-_F_LIUBO_HEI_ZY = const(2)  # 六勃黑 is a 状元-class throw (not a grab)
-_F_BIANDIJIN_SEPARATE = const(4)
-_F_WUZI_FACE_FIRST = const(8)
-_F_WUZI_YIXIU = const(16)
-_F_SIJIN_COMBO = const(32)
-_F_DUITANG_PAIRS = const(64)
-_F_DUITANG_TRIPLES = const(128)
+# Defined here only; bobing.rules sets them from the option values.
+F_CHAJINHUA_SECOND = const(1)
+F_LIUBO_HEI_ZY = const(2)  # 六勃黑 is a 状元-class throw (not a grab)
+F_BIANDIJIN_SEPARATE = const(4)
+F_WUZI_FACE_FIRST = const(8)
+F_WUZI_YIXIU = const(16)
+F_SIJIN_COMBO = const(32)
+F_DUITANG_PAIRS = const(64)
+F_DUITANG_TRIPLES = const(128)
 
 KIND_NONE = const(0)
 KIND_YIXIU = const(1)
@@ -94,28 +88,28 @@ def classify(dice, flags):
             unit >>= 3
             face += 1
         if count == 4:
-            if n4 == 0 or not flags & _F_SIJIN_COMBO:
+            if n4 == 0 or not flags & F_SIJIN_COMBO:
                 return _B_SIJIN << 4 | KIND_SIJIN
             # 四进带一秀 / 四进带二举: one 4 is the 一秀 bit, two 4s the 二举 bit.
             return (_B_SIJIN | n4) << 4 | KIND_SIJIN
         if count == 6:
-            if face == 1 and flags & _F_BIANDIJIN_SEPARATE:
+            if face == 1 and flags & F_BIANDIJIN_SEPARATE:
                 return _C_BIANDIJIN << 18 | _B_ZY << 4 | KIND_BIANDIJIN
-            if flags & _F_LIUBO_HEI_ZY:
+            if flags & F_LIUBO_HEI_ZY:
                 return _C_LIUBO_HEI << 18 | _B_ZY << 4 | KIND_LIUBO_HEI
             return KIND_LIUBO_HEI  # lights off, everyone grabs: no 状元
         kicker = total - 5 * face
-        if flags & _F_WUZI_FACE_FIRST:
+        if flags & F_WUZI_FACE_FIRST:
             rank = _C_WUZI << 8 | face << 4 | kicker
         else:
             rank = _C_WUZI << 8 | kicker
-        if kicker == 4 and flags & _F_WUZI_YIXIU:
+        if kicker == 4 and flags & F_WUZI_YIXIU:
             return rank << 10 | (_B_ZY | _B_YIXIU) << 4 | KIND_WUZI
         return rank << 10 | _B_ZY << 4 | KIND_WUZI
     if n4 >= 4:
         if n4 == 4:
             if total == 18:  # the other two are 1 and 1: 插金花
-                if flags & _F_CHAJINHUA_SECOND:
+                if flags & F_CHAJINHUA_SECOND:
                     return _C_CHAJINHUA_SECOND << 18 | _B_ZY << 4 | KIND_CHAJINHUA
                 return _C_CHAJINHUA << 18 | _B_ZY << 4 | KIND_CHAJINHUA
             return (_C_SIHONG << 8 | (total - 16)) << 10 | _B_ZY << 4 | KIND_SIHONG
@@ -124,7 +118,7 @@ def classify(dice, flags):
         return _C_LIUBO_HONG << 18 | _B_ZY << 4 | KIND_LIUBO_HONG
     if k == _STRAIGHT:
         return _B_DUITANG << 4 | KIND_DUITANG
-    if flags & (_F_DUITANG_PAIRS | _F_DUITANG_TRIPLES) and _alternative_duitang(k, flags):
+    if flags & (F_DUITANG_PAIRS | F_DUITANG_TRIPLES) and _alternative_duitang(k, flags):
         return _B_DUITANG << 4 | KIND_DUITANG
     if n4 == 0:
         return KIND_NONE
@@ -137,7 +131,7 @@ def classify(dice, flags):
 
 def _alternative_duitang(k, flags):
     """A 对堂 by table agreement: three pairs (334455) or two triples."""
-    if flags & _F_DUITANG_PAIRS:
+    if flags & F_DUITANG_PAIRS:
         return not k & 0o555555  # every count is 0 or 2
     # every count is 0 or 3: no count >= 4, and bits 0 and 1 agree per digit
     return not k & 0o444444 and k & 0o111111 == (k >> 1) & 0o111111

@@ -8,13 +8,7 @@ The byte source is a function n -> n bytes: os.urandom on both runtimes (the
 ESP32's hardware RNG), or SeededBytes for tests and simulations.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
+from micropython import const
 
 _LIMIT = const(252)  # 42 * 6: the largest multiple of 6 that fits a byte
 
@@ -49,18 +43,34 @@ class Dice:
 
 class SeededBytes:
     """A reproducible byte source (xorshift32): the same seed gives the same
-    bytes on MicroPython and CPython, so a simulated game replays anywhere."""
+    bytes on MicroPython and CPython, so a simulated game replays anywhere.
+
+    The 32-bit state is kept as two 16-bit halves so every intermediate value
+    stays a small int (below 2**30) on a 32-bit port: no long ints per call.
+    """
 
     def __init__(self, seed):
-        self._state = (seed & 0xFFFFFFFF) or 0x9E3779B9
+        hi = (seed >> 16) & 0xFFFF  # the low 32 bits of the seed, as before
+        lo = seed & 0xFFFF
+        if not hi and not lo:
+            hi, lo = 0x9E37, 0x79B9  # xorshift never leaves 0: any other start
+        self._hi = hi
+        self._lo = lo
 
     def __call__(self, n):
         out = bytearray(n)
-        x = self._state
+        hi = self._hi
+        lo = self._lo
         for i in range(n):
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            out[i] = x >> 24
-        self._state = x
+            # x ^= x << 13 (mod 2**32)
+            hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
+            lo ^= (lo << 13) & 0xFFFF
+            # x ^= x >> 17: only the high half reaches the low one
+            lo ^= hi >> 1
+            # x ^= x << 5 (mod 2**32)
+            hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
+            lo ^= (lo << 5) & 0xFFFF
+            out[i] = hi >> 8
+        self._hi = hi
+        self._lo = lo
         return bytes(out)

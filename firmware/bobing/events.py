@@ -2,16 +2,20 @@
 
 Every throw (or void) produces one batch of events; the batch is what the
 bowl appends to its flash log and what the host syncs, so the encoding is
-small (about 10 bytes for an ordinary throw) and stable.
+small (about 11 bytes for an ordinary throw) and stable.
 
-Batch layout, format 1:
-    byte 0      FORMAT (1)
+Batch layout, format 2 (format 1, without the award of THROW, is refused:
+no bowl logged it outside development):
+    byte 0      FORMAT (2)
     varint      record number of the batch in its game (0, 1, 2, ...)
-    varint      sequence number of the batch's first event
+    varint      number of events before the batch's first, in its game
     events      each: one byte (type << 4 | tier), then its arguments
 
 Events, as decoded tuples (seat numbers 0-based, tiers as classify.TIER_*):
-    (THROW, seat, dice_code)        dice_code = dice_code(dice), 0..46655
+    (THROW, seat, dice_code, award) dice_code = dice_code(dice), 0..46655;
+                                    award = the throw's kind and tiers, the
+                                    low 10 bits of classify() (names.award_names
+                                    reads it), 0..1023
     (VOID, seat)                    referee void / 跳猴: wins nothing
     (SKIP, seat)                    turn skipped after a void
     (AWARD, seat, tier, count)      prizes from the pool
@@ -22,19 +26,15 @@ Events, as decoded tuples (seat numbers 0-based, tiers as classify.TIER_*):
     (EXHAUSTED, tier)               the tier's last prize is gone
     (END, reason)                   the game is over (END_* reason)
 A game's header (encode_header) starts its log: rules, players, sets, first
-seat and the prize label of each tier.
+seat, entropy source, the 答起 starter draw and the prize label of each tier.
+A snapshot (encode_snapshot) is a header plus the whole state of the game.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
+from micropython import const
 
-    def const(x):  # type: ignore[misc]
-        return x
-
-
-FORMAT = const(1)
-HEADER_FORMAT = const(0x81)
+FORMAT = const(2)
+HEADER_FORMAT = const(0x82)
+SNAPSHOT_FORMAT = const(2)
 
 THROW = const(1)
 VOID = const(2)
@@ -47,20 +47,6 @@ MISS = const(8)
 EXHAUSTED = const(9)
 END = const(10)
 
-EVENT_NAMES = (
-    "",
-    "throw",
-    "void",
-    "skip",
-    "award",
-    "take",
-    "share",
-    "zhuangyuan",
-    "miss",
-    "exhausted",
-    "end",
-)
-
 NO_SEAT = const(255)
 
 END_POOL_EMPTY = const(1)
@@ -68,6 +54,12 @@ END_LIUBO_HONG = const(2)
 END_LIUBO_HEI = const(3)
 END_BIANDIJIN = const(4)
 END_REASONS = (None, "pool_empty", "liubo_hong", "liubo_hei", "biandijin")
+
+# Where the dice came from (hardware/README.md section 5), recorded in the header.
+ENTROPY_UNKNOWN = const(0)
+ENTROPY_TRUE = const(1)  # the ESP32's hardware RNG with the radio on
+ENTROPY_PSEUDO = const(2)  # the hardware RNG with the radio off: pseudo-random
+ENTROPY_SEEDED = const(3)  # SeededBytes: tests and simulations
 
 
 def dice_code(dice):
@@ -110,10 +102,10 @@ def get_varint(data, pos):
         shift += 7
 
 
-# Arguments per event type, in tuple order: "s" a seat byte, "c" a count
-# (varint), "d" a 2-byte dice code, "r" a reason byte, "t" a tier, which rides
-# in the low nibble of the type byte and so costs nothing.
-_ARGS = ("", "sd", "s", "s", "stc", "stsc", "tc", "s", "t", "t", "r")
+# Arguments per event type, in tuple order: "s" a seat byte, "c" a count or
+# an award (varint), "d" a 2-byte dice code, "r" a reason byte, "t" a tier,
+# which rides in the low nibble of the type byte and so costs nothing.
+_ARGS = ("", "sdc", "s", "s", "stc", "stsc", "tc", "s", "t", "t", "r")
 
 
 def encode_batch(record, first_event, events):
@@ -174,34 +166,43 @@ def decode_batch(data):
 
 
 MAX_LABEL_BYTES = const(30)
+MAX_DRAW_DICE = const(6)  # a draw is some dice of one roll of six
 
 
-def encode_header(rules, players, sets, first_seat, labels):
+def encode_header(rules, players, sets, first_seat, labels, entropy, draw_seat, draw):
     """The record that opens a game's log: enough to replay it from nothing.
 
-    Layout: HEADER_FORMAT, players, sets, first seat, rules length, rules
-    (Rules.encode), then per tier (一秀 first) a length byte and its UTF-8 label.
+    Layout: HEADER_FORMAT, players, sets, first seat, entropy (ENTROPY_*),
+    the 答起 draw's thrower (NO_SEAT: no draw), its dice count n, n faces
+    1..6, rules length, rules (Rules.encode), then per tier (一秀 first) a
+    length byte and its UTF-8 label (at most MAX_LABEL_BYTES, checked by Game).
     """
     rule_bytes = rules.encode()
-    out = bytearray([HEADER_FORMAT, players, sets, first_seat, len(rule_bytes)])
+    out = bytearray([HEADER_FORMAT, players, sets, first_seat, entropy, draw_seat, len(draw)])
+    out.extend(bytes(draw))
+    out.append(len(rule_bytes))
     out.extend(rule_bytes)
     for label in labels:
         raw = label.encode("utf-8")
-        if len(raw) > MAX_LABEL_BYTES:
-            raise ValueError("prize label longer than %d bytes: %s" % (MAX_LABEL_BYTES, label))
         out.append(len(raw))
         out.extend(raw)
     return bytes(out)
 
 
 def decode_header(data):
-    """(rules, players, sets, first_seat, labels); ValueError if malformed."""
+    """(rules, players, sets, first_seat, labels, entropy, draw_seat, draw);
+    ValueError if malformed.  Game checks what the numbers mean together."""
     from bobing.rules import Rules
 
-    if len(data) < 5 or data[0] != HEADER_FORMAT:
+    if len(data) < 8 or data[0] != HEADER_FORMAT or data[4] > ENTROPY_SEEDED or data[6] > MAX_DRAW_DICE:
         raise ValueError("bad game header")
-    pos = 5 + data[4]
-    rules = Rules.decode(bytes(data[5:pos]))
+    pos = 7 + data[6]
+    draw = tuple(data[7:pos])
+    if pos >= len(data) or any(not 1 <= d <= 6 for d in draw):
+        raise ValueError("bad game header")
+    end = pos + 1 + data[pos]
+    rules = Rules.decode(bytes(data[pos + 1 : end]))
+    pos = end
     labels = []
     for _ in range(6):
         if pos >= len(data) or pos + 1 + data[pos] > len(data):
@@ -213,4 +214,65 @@ def decode_header(data):
         pos += 1 + data[pos]
     if pos != len(data):
         raise ValueError("bad game header")
-    return rules, data[1], data[2], data[3], labels
+    return rules, data[1], data[2], data[3], labels, data[4], data[5], draw
+
+
+# A snapshot holds a Game's header, then these attributes of it as varints:
+# the numbers, then each list whole.  Every field of the state must be here,
+# or a restored game plays on differently (tests/test_game_snapshot.py).
+_NUMBERS = ("turn", "batches", "event_count", "turns", "end_reason", "top")
+_LISTS = (
+    "remaining",
+    "shared",
+    "holdings",
+    "duitang_by_chajinhua",
+    "zy_rank",
+    "zy_turn",
+    "zy_dice",
+    "zy_kind",
+    "zy_exempt",
+    "skip_next",
+    "last_winner",
+)
+
+
+def encode_snapshot(game):
+    """A game's whole state: SNAPSHOT_FORMAT, header length, header, varints."""
+    buf = bytearray([SNAPSHOT_FORMAT])
+    head = game.header()
+    buf.append(len(head))
+    buf.extend(head)
+    for name in _NUMBERS:
+        put_varint(buf, getattr(game, name))
+    for name in _LISTS:
+        for n in getattr(game, name):
+            put_varint(buf, n)
+    return bytes(buf)
+
+
+def decode_snapshot(game_class, data):
+    """The game encode_snapshot() saved; ValueError unless it is a valid state."""
+    if len(data) < 2 or data[0] != SNAPSHOT_FORMAT:
+        raise ValueError("bad game snapshot")
+    game = game_class.from_header(bytes(data[2 : 2 + data[1]]))
+    pos = 2 + data[1]
+    for name in _NUMBERS:
+        n, pos = get_varint(data, pos)
+        setattr(game, name, n)
+    for name in _LISTS:
+        target = getattr(game, name)
+        for i in range(len(target)):
+            target[i], pos = get_varint(data, pos)
+    players = game.players
+    if pos != len(data) or game.turn >= players or game.end_reason >= len(END_REASONS):
+        raise ValueError("bad game snapshot")
+    for seat in game.last_winner + [game.top]:
+        if seat >= players and seat != NO_SEAT:
+            raise ValueError("bad game snapshot")
+    for tier in range(6):  # every prize of the sets somewhere: 32 一秀 .. 1 状元 a set
+        count = game.remaining[tier] + game.shared[tier]
+        for seat in range(players):
+            count += game.holdings[seat * 6 + tier]
+        if count != (32 >> tier) * game.sets:
+            raise ValueError("bad game snapshot")
+    return game

@@ -6,16 +6,13 @@ anything.  Game.apply(batch) re-applies a logged batch, and snapshot() /
 from_snapshot() save and restore the whole state, so a game survives a power
 cut and the host can replay it from the log.
 
+Game.start(rules, players, dice, ...) opens a game as the bowl does: it throws
+the 答起 starter draw and records it, with the entropy source, in the header.
+
 Seats are 0-based here; tiers are classify.TIER_* (0 一秀 .. 5 状元).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
+from micropython import const
 
 from bobing import events as ev
 from bobing.classify import (
@@ -24,9 +21,32 @@ from bobing.classify import (
     KIND_LIUBO_HEI,
     KIND_LIUBO_HONG,
     classify,
-    kind_of,
     rank_of,
     tiers_of,
+)
+
+# ENTROPY_* are defined with the header in bobing.events; all four are here too,
+# so the firmware session imports Game.start's arguments from one place.
+from bobing.events import ENTROPY_PSEUDO, ENTROPY_SEEDED, ENTROPY_TRUE, ENTROPY_UNKNOWN  # noqa: F401
+from bobing.rules import (
+    CHAJINHUA_DUITANG,
+    CHAJINHUA_DUITANG_AT_ONCE,
+    CHASE,
+    CHASE_FROM,
+    CHASE_OFF,
+    CHASE_PREVIOUS,
+    LIUBO_ENDINGS,
+    LIUBO_ENDINGS_ON,
+    LIUBO_HEI,
+    LIUBO_HEI_CONTINUE,
+    LIUBO_HEI_END_SHARED,
+    LIUBO_HONG,
+    LIUBO_HONG_ALL_BUT_CHAJINHUA,
+    LIUBO_HONG_UNCLAIMED,
+    ROUNDS,
+    ROUNDS_EQUAL,
+    VOID,
+    VOID_SKIP,
 )
 
 TIER_SIZES = (32, 16, 8, 4, 2, 1)  # prizes per set of 63, 一秀 first
@@ -38,7 +58,10 @@ _YIXIU = const(0)
 _SANHONG = const(3)
 _DUITANG = const(4)
 _ZY = const(5)
-_SNAPSHOT_FORMAT = const(1)
+_BATCH_BYTES = const(48)  # room kept for a batch: an ordinary one is about 11 bytes
+_AWARD_BITS = const(0x3FF)  # kind and tiers of a classify() result: the THROW event's award
+# The lowest tier 追 applies to, per chase_from value (duitang, sanhong, all).
+_CHASE_FROM_TIER = b"\x04\x03\x00"
 
 
 def starter_dice_count(players):
@@ -55,33 +78,58 @@ def starter_seat(thrower, total, players):
 
 
 class Game:
-    """State of one game: pool, holdings, the 状元 contest, turn and end."""
+    """State of one game: pool, holdings, the 状元 contest, turn and end.
 
-    def __init__(self, rules, players, sets=1, first_seat=0, log=True, labels=None):
+    The lists are read directly (one name for each thing): remaining[tier]
+    prizes in the pool, holdings[seat * 6 + tier] prizes a seat holds (the 状元
+    only once handed over), shared[tier] prizes shared by everyone.
+    """
+
+    def __init__(
+        self,
+        rules,
+        players,
+        sets=1,
+        first_seat=0,
+        log=True,
+        labels=None,
+        entropy=ENTROPY_UNKNOWN,
+        draw=(),
+        draw_seat=ev.NO_SEAT,
+    ):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError("players must be %d to %d" % (MIN_PLAYERS, MAX_PLAYERS))
         if not 1 <= sets <= MAX_SETS:
             raise ValueError("sets must be 1 to %d" % MAX_SETS)
         if not 0 <= first_seat < players:
             raise ValueError("first seat must be 0 to %d" % (players - 1))
+        if not ENTROPY_UNKNOWN <= entropy <= ENTROPY_SEEDED:
+            raise ValueError("unknown entropy source %d" % entropy)
+        if draw or draw_seat != ev.NO_SEAT:
+            _check_draw(players, first_seat, draw, draw_seat)
         self.rules = rules
         # What each tier's prize is, 一秀 first (沐浴露, 红包...); "" shows the tier's name.
         self.labels = list(labels) if labels else [""] * 6
         if len(self.labels) != 6:
             raise ValueError("one prize label per tier: 6")
-        ev.encode_header(rules, players, sets, first_seat, self.labels)  # checks the labels fit a header
-        self.log = log  # False: throw() returns None, for fast simulations
+        for label in self.labels:
+            if len(label.encode("utf-8")) > ev.MAX_LABEL_BYTES:
+                raise ValueError("prize label longer than %d bytes: %s" % (ev.MAX_LABEL_BYTES, label))
+        self.log = log  # False: no batch (throw() returns None, no last_events()), for fast simulations
         self.players = players
         self.sets = sets
         self.first_seat = first_seat
+        self.entropy = entropy  # ENTROPY_*: how the dice were made
+        self.draw = tuple(draw)  # the 答起 draw's faces, () if the first seat was chosen
+        self.draw_seat = draw_seat  # who threw the draw, NO_SEAT if none
         self.turn = first_seat
-        self.seq = 0  # batches so far: the record number of the next one
-        self.event_seq = 0  # events so far
+        self.batches = 0  # batches so far: the record number of the next one
+        self.event_count = 0  # events so far in this game
         self.turns = 0  # turns taken (throws, voids and skipped turns)
         self.end_reason = 0
-        self.stock = [n * sets for n in TIER_SIZES]
-        self.shared_prizes = [0] * 6
-        self.hold = [0] * (6 * players)  # hold[seat * 6 + tier]
+        self.remaining = [n * sets for n in TIER_SIZES]
+        self.shared = [0] * 6
+        self.holdings = [0] * (6 * players)
         self.duitang_by_chajinhua = [0] * players  # kept through a 六勃红 (seed 000 part 3)
         # Each player's latest 状元-class throw (最后一次为准): rank 0 = none.
         self.zy_rank = [0] * players
@@ -92,19 +140,29 @@ class Game:
         self.skip_next = [0] * players
         self.last_winner = [ev.NO_SEAT] * 6  # for 追 to the previous winner
         self.top = ev.NO_SEAT
-        self._derive_options()
-        self._events = []
+        # Option values (bobing.rules constants), read once: Rules checked them.
+        v = rules.index
+        self.liubo_hei = v[LIUBO_HEI]
+        self.liubo_hong = v[LIUBO_HONG]
+        self.cjh_at_once = v[CHAJINHUA_DUITANG] == CHAJINHUA_DUITANG_AT_ONCE
+        self.chase = v[CHASE]
+        self.chase_from = _CHASE_FROM_TIER[v[CHASE_FROM]]
+        self.equal_rounds = v[ROUNDS] == ROUNDS_EQUAL
+        self.void_skips = v[VOID] == VOID_SKIP
+        self.liubo_endings = v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
+        self._batch = bytearray(_BATCH_BYTES)
+        # Bit set of the event types (1 << THROW ...) in the latest batch: what
+        # happened, without decoding it (simulations, sounds).
+        self.event_types = 0
 
-    def _derive_options(self):
-        get = self.rules.get
-        self.liubo_hei = get("liubo_hei")
-        self.liubo_hong = get("liubo_hong")
-        self.cjh_at_once = get("chajinhua_duitang") == "at_once"
-        self.chase = get("chase")
-        self.chase_from = {"duitang": _DUITANG, "sanhong": _SANHONG, "all": _YIXIU}[get("chase_from")]
-        self.equal_rounds = get("rounds") == "equal"
-        self.void_skips = get("void") == "skip"
-        self.liubo_endings = get("liubo_endings") == "on"
+    @classmethod
+    def start(cls, rules, players, dice, sets=1, labels=None, entropy=ENTROPY_UNKNOWN):
+        """A new game whose first seat comes from the 答起 draw: seat 0 throws
+        starter_dice_count(players) dice of one roll of `dice` (a bobing.dice.Dice);
+        the draw and the entropy source go into the header."""
+        draw = tuple(dice.roll()[: starter_dice_count(players)])
+        first = starter_seat(0, sum(draw), players)
+        return cls(rules, players, sets, first, labels=labels, entropy=entropy, draw=draw, draw_seat=0)
 
     # --- reading the state -------------------------------------------------
 
@@ -115,26 +173,16 @@ class Game:
     def end_reason_name(self):
         return ev.END_REASONS[self.end_reason]
 
-    def holdings(self, seat):
-        """Prizes per tier the seat holds (the 状元 only once handed over)."""
-        return self.hold[seat * 6 : seat * 6 + 6]
-
-    def remaining(self):
-        return list(self.stock)
-
-    def shared(self):
-        return list(self.shared_prizes)
-
     def zhuangyuan(self):
         """(seat, dice_code, kind) of the 状元: the provisional holder while the game
         goes on, the one holding the prize once it has ended (the best throw
         among them with several sets); None if nobody has it (or all grabbed it)."""
         seat = self.top
         if self.end_reason:
-            holders = [s for s in range(self.players) if self.hold[s * 6 + _ZY]]
-            if not holders:
-                return None
-            seat = min(holders, key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
+            seat = ev.NO_SEAT
+            for s in range(self.players):
+                if self.holdings[s * 6 + _ZY] and (seat == ev.NO_SEAT or self._beats(s, seat)):
+                    seat = s
         if seat == ev.NO_SEAT:
             return None
         return seat, self.zy_dice[seat], self.zy_kind[seat]
@@ -147,9 +195,17 @@ class Game:
         self._begin()
         seat = self.turn
         code = ev.dice_code(dice)
-        self._emit((ev.THROW, seat, code))
         result = classify(dice, self.rules.flags)
-        kind = kind_of(result)
+        if self.log:
+            buf = self._batch
+            buf.append(ev.THROW << 4)
+            buf.append(seat)
+            buf.append(code >> 8)
+            buf.append(code & 255)
+            ev.put_varint(buf, result & _AWARD_BITS)
+        self.event_count += 1
+        self.event_types = 1 << ev.THROW
+        kind = result & 15
         rank = rank_of(result)
         if rank:
             self._stand(seat, rank, code, kind)
@@ -158,7 +214,7 @@ class Game:
             if tiers & (1 << tier):
                 self._win(seat, tier)
         if kind == KIND_CHAJINHUA and self.cjh_at_once:
-            self._take_all_stock(seat, _DUITANG)
+            self._take_remaining(seat, _DUITANG)
         if self.liubo_endings:  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
             if kind == KIND_LIUBO_HONG:
                 self._liubo_hong(seat)
@@ -172,7 +228,7 @@ class Game:
         """The referee voids the current seat's throw (跳猴): it wins nothing."""
         self._begin()
         seat = self.turn
-        self._emit((ev.VOID, seat))
+        self._emit(ev.VOID << 4, seat)
         if self.void_skips:
             self.skip_next[seat] = 1
         return self._finish_turn()
@@ -181,8 +237,8 @@ class Game:
         """Re-apply a logged batch; ValueError unless it is exactly the batch
         this game produces next (same record number, same events)."""
         record, _, events = ev.decode_batch(batch)
-        if record != self.seq or not events:
-            raise ValueError("batch %d does not follow record %d" % (record, self.seq))
+        if record != self.batches or not events:
+            raise ValueError("batch %d does not follow record %d" % (record, self.batches))
         first = events[0]
         if first[0] not in (ev.THROW, ev.VOID):
             raise ValueError("batch %d starts with no throw" % record)
@@ -193,18 +249,37 @@ class Game:
             raise ValueError("batch %d does not match the rules of this game" % record)
 
     def last_events(self):
-        """The event tuples of the latest batch."""
-        return self._events
+        """The event tuples of the latest batch (decoded from it: for the host and
+        the display, not the throw path)."""
+        return ev.decode_batch(self._batch)[2]
 
     def _begin(self):
         if self.end_reason:
             raise ValueError("the game has ended")
-        self._events = []
-        self._first_event = self.event_seq
+        # The batch is written in place into one reused bytearray: a throw
+        # allocates only the bytes it returns.
+        self.event_types = 0
+        buf = self._batch
+        buf[:] = b""
+        buf.append(ev.FORMAT)
+        ev.put_varint(buf, self.batches)
+        ev.put_varint(buf, self.event_count)
 
-    def _emit(self, event):
-        self._events.append(event)
-        self.event_seq += 1
+    def _emit(self, head, arg=-1, arg2=-1, count=-1):
+        # Append one event: its type byte (type << 4 | tier), then up to two
+        # byte arguments (seat or reason) and a count, as bobing.events lays them out.
+        self.event_count += 1
+        self.event_types |= 1 << (head >> 4)
+        if not self.log:
+            return
+        buf = self._batch
+        buf.append(head)
+        if arg >= 0:
+            buf.append(arg)
+        if arg2 >= 0:
+            buf.append(arg2)
+        if count >= 0:
+            ev.put_varint(buf, count)
 
     def _finish_turn(self):
         self.turns += 1
@@ -218,59 +293,59 @@ class Game:
                 break
             # a skipped turn still counts as a turn, so rounds stay equal
             self.skip_next[seat] = 0
-            self._emit((ev.SKIP, seat))
+            self._emit(ev.SKIP << 4, seat)
             self.turns += 1
-        self.seq += 1
+        self.batches += 1
         if self.log:
-            return ev.encode_batch(self.seq - 1, self._first_event, self._events)
+            return bytes(self._batch)
         return None
 
     # --- prizes ---------------------------------------------------------------
 
     def _give(self, seat, tier, count):
-        self.stock[tier] -= count
-        self.hold[seat * 6 + tier] += count
-        self._emit((ev.AWARD, seat, tier, count))
+        self.remaining[tier] -= count
+        self.holdings[seat * 6 + tier] += count
+        self._emit(ev.AWARD << 4 | tier, seat, -1, count)
         if tier != _ZY:
             self.last_winner[tier] = seat
-        if self.stock[tier] == 0:
-            self._emit((ev.EXHAUSTED, tier))
+        if self.remaining[tier] == 0:
+            self._emit(ev.EXHAUSTED << 4 | tier)
 
     def _move(self, seat, tier, source, count):
-        self.hold[source * 6 + tier] -= count
-        self.hold[seat * 6 + tier] += count
-        self._emit((ev.TAKE, seat, tier, source, count))
+        self.holdings[source * 6 + tier] -= count
+        self.holdings[seat * 6 + tier] += count
+        self._emit(ev.TAKE << 4 | tier, seat, source, count)
 
     def _win(self, seat, tier):
-        """One prize of a tier won by a throw: first come first served (拿完为止)."""
-        if self.stock[tier]:
+        # One prize of a tier won by a throw: first come first served (拿完为止).
+        if self.remaining[tier]:
             self._give(seat, tier, 1)
             return
         source = self._chase_source(seat, tier)
         if source == ev.NO_SEAT:
-            self._emit((ev.MISS, tier))
+            self._emit(ev.MISS << 4 | tier)
         else:
             self._move(seat, tier, source, 1)
             self.last_winner[tier] = seat
 
     def _chase_source(self, seat, tier):
-        """Whom 追 takes an empty tier's prize from, or NO_SEAT."""
-        if self.chase == "off" or tier < self.chase_from:
+        # Whom 追 takes an empty tier's prize from, or NO_SEAT.
+        if self.chase == CHASE_OFF or tier < self.chase_from:
             return ev.NO_SEAT
-        if self.chase == "previous":
+        if self.chase == CHASE_PREVIOUS:
             source = self.last_winner[tier]
-            if source != seat and source != ev.NO_SEAT and self.hold[source * 6 + tier]:
+            if source != seat and source != ev.NO_SEAT and self.holdings[source * 6 + tier]:
                 return source
             return ev.NO_SEAT
         # nearest holder counting back against the turn order
         for back in range(1, self.players):
             source = (seat - back) % self.players
-            if self.hold[source * 6 + tier]:
+            if self.holdings[source * 6 + tier]:
                 return source
         return ev.NO_SEAT
 
-    def _take_all_stock(self, seat, tier):
-        count = self.stock[tier]
+    def _take_remaining(self, seat, tier):
+        count = self.remaining[tier]
         if count:
             self._give(seat, tier, count)
             if tier == _DUITANG:
@@ -279,44 +354,57 @@ class Game:
     # --- the 状元 contest -----------------------------------------------------
 
     def _stand(self, seat, rank, code, kind):
-        """Record a 状元-class throw: it replaces the seat's own earlier one, even a
-        better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003)."""
+        # Record a 状元-class throw: it replaces the seat's own earlier one, even a
+        # better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003).
         if self.zy_exempt[seat] and rank < self.zy_rank[seat]:
             return
         self.zy_rank[seat] = rank
         self.zy_turn[seat] = self.turns
         self.zy_dice[seat] = code
         self.zy_kind[seat] = kind
-        top = self._ranked_holders(1)
-        new_top = top[0] if top else ev.NO_SEAT
+        new_top = self._best_standing(False)
         if new_top != self.top:
             self.top = new_top
-            self._emit((ev.ZY, new_top))
+            self._emit(ev.ZY << 4, new_top)
 
-    def _ranked_holders(self, count):
-        """Up to `count` seats with a 状元 throw, best first (earlier wins ties)."""
-        order = []
+    def _beats(self, a, b):
+        # True if seat a's 状元 throw outranks seat b's: a higher rank, or an equal
+        # one thrown earlier (003: "带的点数相等则先博得者拓后博得者").
+        rank_a = self.zy_rank[a]
+        rank_b = self.zy_rank[b]
+        return rank_a > rank_b or (rank_a == rank_b and self.zy_turn[a] < self.zy_turn[b])
+
+    def _best_standing(self, skip_prized):
+        # The seat with the best 状元 throw, NO_SEAT if nobody threw one; with
+        # skip_prized, among the seats not yet holding a 状元 prize.
+        best = ev.NO_SEAT
         for seat in range(self.players):
-            if self.zy_rank[seat]:
-                order.append(seat)
-        order.sort(key=lambda s: (-self.zy_rank[s], self.zy_turn[s]))
-        return order[:count]
+            if not self.zy_rank[seat] or (skip_prized and self.holdings[seat * 6 + _ZY]):
+                continue
+            if best == ev.NO_SEAT or self._beats(seat, best):
+                best = seat
+        return best
 
     def _award_zhuangyuan(self):
-        """At the end: the best 状元 throws take the 状元 prizes, one each."""
-        holders = self._ranked_holders(self.stock[_ZY])
-        for seat in holders:
+        # At the end: the best 状元 throws take the 状元 prizes, one each.
+        first = ev.NO_SEAT
+        for _ in range(self.remaining[_ZY]):
+            seat = self._best_standing(True)
+            if seat == ev.NO_SEAT:
+                break
             self._give(seat, _ZY, 1)
-        if holders and self.zy_kind[holders[0]] == KIND_CHAJINHUA:
-            self._collect_duitang(holders[0])
+            if first == ev.NO_SEAT:
+                first = seat
+        if first != ev.NO_SEAT and self.zy_kind[first] == KIND_CHAJINHUA:
+            self._collect_duitang(first)
 
     def _collect_duitang(self, seat):
-        """Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game."""
+        # Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game.
         if self.cjh_at_once:
             return
-        self._take_all_stock(seat, _DUITANG)
+        self._take_remaining(seat, _DUITANG)
         for source in range(self.players):
-            count = self.hold[source * 6 + _DUITANG]
+            count = self.holdings[source * 6 + _DUITANG]
             if source != seat and count:
                 self._move(seat, _DUITANG, source, count)
 
@@ -324,10 +412,15 @@ class Game:
 
     def _check_normal_end(self):
         for tier in range(5):
-            if self.stock[tier]:
+            if self.remaining[tier]:
                 return
-        if self.stock[_ZY] and len(self._ranked_holders(self.stock[_ZY])) < self.stock[_ZY]:
-            return  # every prize needs a holder, the 状元 included
+        if self.remaining[_ZY]:
+            standing = 0
+            for rank in self.zy_rank:
+                if rank:
+                    standing += 1
+            if standing < self.remaining[_ZY]:
+                return  # every prize needs a holder, the 状元 included
         if self.equal_rounds and self.turns % self.players:
             return  # seed 003: every player has had the same number of turns
         self._award_zhuangyuan()
@@ -335,18 +428,18 @@ class Game:
 
     def _end(self, reason):
         self.end_reason = reason
-        self._emit((ev.END, reason))
+        self._emit(ev.END << 4, reason)
 
     def _liubo_hong(self, seat):
-        """六勃红: the game ends; the thrower takes every unclaimed prize, and by
-        option what others had won too."""
-        if self.liubo_hong != "unclaimed":
-            keep_chajinhua = self.liubo_hong == "all_but_chajinhua"
+        # 六勃红: the game ends; the thrower takes every unclaimed prize, and by
+        # option what others had won too.
+        if self.liubo_hong != LIUBO_HONG_UNCLAIMED:
+            keep_chajinhua = self.liubo_hong == LIUBO_HONG_ALL_BUT_CHAJINHUA
             for source in range(self.players):
                 if source == seat:
                     continue
                 for tier in range(6):
-                    count = self.hold[source * 6 + tier]
+                    count = self.holdings[source * 6 + tier]
                     if tier == _DUITANG and keep_chajinhua:
                         count -= self.duitang_by_chajinhua[source]
                     if count:
@@ -355,91 +448,68 @@ class Game:
         self._sweep_table(seat, ev.END_LIUBO_HONG)
 
     def _sweep_table(self, seat, reason):
-        """The thrower takes everything still in the pool, the 状元 included."""
+        # The thrower takes everything still in the pool, the 状元 included.
         for tier in range(6):
-            if self.stock[tier]:
-                self._give(seat, tier, self.stock[tier])
+            if self.remaining[tier]:
+                self._give(seat, tier, self.remaining[tier])
         self._end(reason)
 
     def _liubo_hei(self, seat):
-        if self.liubo_hei == "continue":
+        if self.liubo_hei == LIUBO_HEI_CONTINUE:
             # seed 003: takes the remaining 三红 and 对堂, holds the 状元 until a 六勃红
             self.zy_exempt[seat] = 1
-            self._take_all_stock(seat, _DUITANG)
-            if self.stock[_SANHONG]:
-                self._give(seat, _SANHONG, self.stock[_SANHONG])
+            self._take_remaining(seat, _DUITANG)
+            if self.remaining[_SANHONG]:
+                self._give(seat, _SANHONG, self.remaining[_SANHONG])
             return
-        if self.liubo_hei == "end_shared":
+        if self.liubo_hei == LIUBO_HEI_END_SHARED:
             # seed 004: the game ends at once; unclaimed prizes are shared by all
             self._award_zhuangyuan()
         for tier in range(6):  # "grab": lights off, the 状元 too (seed 000 part 1)
-            count = self.stock[tier]
+            count = self.remaining[tier]
             if count:
-                self.stock[tier] = 0
-                self.shared_prizes[tier] += count
-                self._emit((ev.SHARE, tier, count))
+                self.remaining[tier] = 0
+                self.shared[tier] += count
+                self._emit(ev.SHARE << 4 | tier, -1, -1, count)
         self._end(ev.END_LIUBO_HEI)
 
     # --- saving -------------------------------------------------------------------
 
     def header(self):
-        """The record that opens this game's log (rules, players, sets, first seat)."""
-        return ev.encode_header(self.rules, self.players, self.sets, self.first_seat, self.labels)
+        """The record that opens this game's log (bobing.events.encode_header)."""
+        return ev.encode_header(
+            self.rules,
+            self.players,
+            self.sets,
+            self.first_seat,
+            self.labels,
+            self.entropy,
+            self.draw_seat,
+            self.draw,
+        )
 
     @classmethod
     def from_header(cls, data):
-        rules, players, sets, first_seat, labels = ev.decode_header(data)
-        return cls(rules, players, sets, first_seat, labels=labels)
-
-    _LISTS = (
-        "stock",
-        "shared_prizes",
-        "hold",
-        "duitang_by_chajinhua",
-        "zy_rank",
-        "zy_turn",
-        "zy_dice",
-        "zy_kind",
-        "zy_exempt",
-        "skip_next",
-        "last_winner",
-    )
+        """The game a header opens; ValueError if the header is malformed."""
+        rules, players, sets, first_seat, labels, entropy, draw_seat, draw = ev.decode_header(data)
+        return cls(rules, players, sets, first_seat, True, labels, entropy, draw, draw_seat)
 
     def snapshot(self):
-        """The whole state as bytes (format byte, header, then varints)."""
-        buf = bytearray([_SNAPSHOT_FORMAT])
-        head = self.header()
-        buf.append(len(head))
-        buf.extend(head)
-        for n in (self.turn, self.seq, self.event_seq, self.turns, self.end_reason, self.top):
-            ev.put_varint(buf, n)
-        for name in self._LISTS:
-            for n in getattr(self, name):
-                ev.put_varint(buf, n)
-        return bytes(buf)
+        """The whole state as bytes (bobing.events.encode_snapshot)."""
+        return ev.encode_snapshot(self)
 
     @classmethod
     def from_snapshot(cls, data):
         """Inverse of snapshot(); ValueError if the bytes are not a valid state."""
-        if len(data) < 2 or data[0] != _SNAPSHOT_FORMAT:
-            raise ValueError("bad game snapshot")
-        game = cls.from_header(bytes(data[2 : 2 + data[1]]))
-        pos = 2 + data[1]
-        values = []
-        for _ in range(6):
-            n, pos = ev.get_varint(data, pos)
-            values.append(n)
-        game.turn, game.seq, game.event_seq, game.turns, game.end_reason, game.top = values
-        for name in cls._LISTS:
-            target = getattr(game, name)
-            for i in range(len(target)):
-                target[i], pos = ev.get_varint(data, pos)
-        seats = game.last_winner + [game.top]
-        if (
-            pos != len(data)
-            or game.turn >= game.players
-            or game.end_reason >= len(ev.END_REASONS)
-            or any(s >= game.players and s != ev.NO_SEAT for s in seats)
-        ):
-            raise ValueError("bad game snapshot")
-        return game
+        return ev.decode_snapshot(cls, data)
+
+
+def _check_draw(players, first_seat, draw, draw_seat):
+    # ValueError unless `draw` is a 答起 draw by `draw_seat` that names `first_seat`.
+    if (
+        draw_seat >= players
+        or len(draw) != starter_dice_count(players)
+        or any(not 1 <= d <= 6 for d in draw)
+        or first_seat != starter_seat(draw_seat, sum(draw), players)
+    ):
+        raise ValueError("bad starter draw")

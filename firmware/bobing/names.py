@@ -1,6 +1,7 @@
-"""Names of awards and prize tiers: stable ids, Chinese, pinyin and English.
+"""Names of awards, prize tiers and rule options: stable ids, Chinese, pinyin and English.
 
-Kept apart from classify so the hot path imports no strings.
+Kept apart from classify and rules so the engine imports no strings: the bowl
+loads this module only for a screen or menu that shows names.
 """
 
 from bobing.classify import (
@@ -80,3 +81,59 @@ def award_names(result):
 def rank_parts(rank):
     """(class, primary, secondary) of a classify() rank, compared in that order."""
     return (rank >> 8, (rank >> 4) & 15, rank & 15)
+
+
+# Rule options, one a line: its name, then its values, in the order of the
+# int constants of bobing.rules (option position, then value number).
+OPTIONS = """\
+chajinhua_rank third second
+liubo_hei end_shared continue grab
+biandijin liubo_hei separate
+wuzi_order kicker face_kicker
+wuzi_yixiu no yes
+sijin_combo yes no
+duitang straight also_pairs also_triples
+liubo_hong unclaimed everything all_but_chajinhua
+chajinhua_duitang at_once at_end
+chase off previous nearest_back
+chase_from duitang sanhong all
+rounds any equal
+void skip no_skip
+liubo_endings on off"""
+
+
+def rule_options():
+    """[(option, (value, ...)), ...] in encoding order: bobing.rules.options()."""
+    return [(words[0], tuple(words[1:])) for words in (line.split() for line in OPTIONS.split("\n"))]
+
+
+def rule_presets():
+    """[(preset, (value per option, ...)), ...], the default first: bobing.rules.presets()."""
+    from bobing.rules import PRESET_VALUES, PRESETS
+
+    opts = rule_options()
+    return [
+        (PRESETS[p], tuple(opts[i][1][PRESET_VALUES[p][i]] for i in range(len(opts))))
+        for p in range(len(PRESETS))
+    ]
+
+
+def rule_values(index):
+    """{option: value} of a Rules.index (a value number per option)."""
+    return {name: allowed[index[i]] for i, (name, allowed) in enumerate(rule_options())}
+
+
+def set_options(index, overrides):
+    """Write {option: value} names into a Rules.index; ValueError names what is unknown."""
+    opts = rule_options()
+    names = [name for name, _ in opts]
+    for name in overrides:
+        if name not in names:
+            raise ValueError("unknown rule option '%s'" % name)
+        allowed = opts[names.index(name)][1]
+        if overrides[name] not in allowed:
+            raise ValueError(
+                "rule option %s has no value '%s' (choose from %s)"
+                % (name, overrides[name], ", ".join(allowed))
+            )
+        index[names.index(name)] = allowed.index(overrides[name])

@@ -1,150 +1,186 @@
-"""Rule options and named presets.
+"""Rule options and named presets, as small ints.
 
 Where the source texts disagree, each reading is an option value; a preset
 names one value per option.  docs/rules.md quotes the source of every value.
 The same module runs on the ESP32 (MicroPython) and on the desktop (CPython).
 
-The tables are plain text, parsed when a rule set is built: a handful of
-strings costs a microcontroller far less heap than nested tuples.
+The engine reads an option as an int: `rules.index[LIUBO_HEI] == _LIUBO_HEI_GRAB`.
+The names of options and values (for the host, docs and menus) and the code
+that reads them live in bobing.names, loaded only by the methods that take or
+return names.
 """
 
-# One option a line: its name, then its values.  Append new options at the
-# end only: encoded rule sets in logs refer to options by position.
-_OPTIONS = """\
-chajinhua_rank third second
-liubo_hei end_shared continue grab
-biandijin liubo_hei separate
-wuzi_order kicker face_kicker
-wuzi_yixiu no yes
-sijin_combo yes no
-duitang straight also_pairs also_triples
-liubo_hong unclaimed everything all_but_chajinhua
-chajinhua_duitang at_once at_end
-chase off previous nearest_back
-chase_from duitang sanhong all
-rounds any equal
-void skip no_skip
-liubo_endings on off"""
+from micropython import const
 
-# One preset a line: its name, then one value per option in the order above.
-# Every preset names every value, so adding an option forces a decision.
+from bobing.classify import (
+    F_BIANDIJIN_SEPARATE,
+    F_CHAJINHUA_SECOND,
+    F_DUITANG_PAIRS,
+    F_DUITANG_TRIPLES,
+    F_LIUBO_HEI_ZY,
+    F_SIJIN_COMBO,
+    F_WUZI_FACE_FIRST,
+    F_WUZI_YIXIU,
+)
+
+# Option positions: the encoding order.  Append new options at the end only:
+# encoded rule sets in logs refer to options by position.  Each option's
+# values follow it, numbered in the order bobing.names.OPTIONS lists them.
+# Public: what the engine (game.py) reads; the rest are private, so they cost
+# no heap (a public constant is a dict entry and a name, ~40 bytes).
+_CHAJINHUA_RANK = const(0)
+_CHAJINHUA_RANK_THIRD = const(0)
+_CHAJINHUA_RANK_SECOND = const(1)
+LIUBO_HEI = const(1)
+LIUBO_HEI_END_SHARED = const(0)
+LIUBO_HEI_CONTINUE = const(1)
+_LIUBO_HEI_GRAB = const(2)
+_BIANDIJIN = const(2)
+_BIANDIJIN_LIUBO_HEI = const(0)
+_BIANDIJIN_SEPARATE = const(1)
+_WUZI_ORDER = const(3)
+_WUZI_ORDER_KICKER = const(0)
+_WUZI_ORDER_FACE_KICKER = const(1)
+_WUZI_YIXIU = const(4)
+_WUZI_YIXIU_NO = const(0)
+_WUZI_YIXIU_YES = const(1)
+_SIJIN_COMBO = const(5)
+_SIJIN_COMBO_YES = const(0)
+_SIJIN_COMBO_NO = const(1)
+_DUITANG = const(6)
+_DUITANG_STRAIGHT = const(0)
+_DUITANG_ALSO_PAIRS = const(1)
+_DUITANG_ALSO_TRIPLES = const(2)
+LIUBO_HONG = const(7)
+LIUBO_HONG_UNCLAIMED = const(0)
+_LIUBO_HONG_EVERYTHING = const(1)
+LIUBO_HONG_ALL_BUT_CHAJINHUA = const(2)
+CHAJINHUA_DUITANG = const(8)
+CHAJINHUA_DUITANG_AT_ONCE = const(0)
+_CHAJINHUA_DUITANG_AT_END = const(1)
+CHASE = const(9)
+CHASE_OFF = const(0)
+CHASE_PREVIOUS = const(1)
+_CHASE_NEAREST_BACK = const(2)
+CHASE_FROM = const(10)
+_CHASE_FROM_DUITANG = const(0)
+_CHASE_FROM_SANHONG = const(1)
+_CHASE_FROM_ALL = const(2)
+ROUNDS = const(11)
+_ROUNDS_ANY = const(0)
+ROUNDS_EQUAL = const(1)
+VOID = const(12)
+VOID_SKIP = const(0)
+_VOID_NO_SKIP = const(1)
+LIUBO_ENDINGS = const(13)
+LIUBO_ENDINGS_ON = const(0)
+_LIUBO_ENDINGS_OFF = const(1)
+OPTION_COUNT = const(14)
+
+# Values per option, one byte each in option order: how many values it has.
+_VALUE_COUNTS = b"\x02\x03\x02\x02\x02\x02\x03\x03\x02\x03\x03\x02\x02\x02"
+
+# Presets, the default first, and their values: one byte per option, in option
+# order.  Every preset names every value, so adding an option forces a decision.
 #   xiamen: seeds 004 and 003's folk rules, what most tables play (default).
 #   folk: seed 000 part 1 and seed 001: 插金花 second only to 六勃红, lights off on 六勃黑.
 #   competition: seed 003, 厦门中秋博饼大赛规则 (match play).
-_PRESETS = """\
-xiamen third end_shared liubo_hei kicker no yes straight unclaimed at_once off duitang any skip on
-folk second grab liubo_hei face_kicker no yes straight everything at_once off duitang any skip on
-competition third continue liubo_hei kicker no yes straight unclaimed at_once off duitang equal no_skip on"""
+PRESETS = ("xiamen", "folk", "competition")
+PRESET_VALUES = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+    b"\x01\x02\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00",
+    b"\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00",
+)
 
 DEFAULT_PRESET = "xiamen"
 
 
-def _table(text):
-    return [(words[0], tuple(words[1:])) for words in (line.split() for line in text.split("\n"))]
-
-
 def options():
-    """[(name, (value, ...)), ...] in encoding order."""
-    return _table(_OPTIONS)
+    """[(name, (value, ...)), ...] in encoding order (host tools, menus)."""
+    from bobing.names import rule_options
+
+    return rule_options()
 
 
 def presets():
     """[(preset name, (value per option, ...)), ...], the default first."""
-    return _table(_PRESETS)
+    from bobing.names import rule_presets
 
-
-# The classifier's flag bits (classify._F_*), each set by one option value;
-# _F_LIUBO_HEI_ZY (2) is set unless 六勃黑 is a grab (and the 六勃 endings are played).
-_FLAGS = """\
-1 chajinhua_rank second
-4 biandijin separate
-8 wuzi_order face_kicker
-16 wuzi_yixiu yes
-32 sijin_combo yes
-64 duitang also_pairs
-128 duitang also_triples"""
-_F_LIUBO_HEI_ZY = 2
+    return rule_presets()
 
 
 class Rules:
     """One complete rule set: a preset plus any overridden options.
 
-    Values are kept as indices into options(), so a rule set encodes in a few
-    bytes for logs and snapshots (encode/decode), and `flags` holds what the
-    classifier needs as one int.
+    `index` holds each option's value number (a bytearray in option order), so
+    a rule set encodes in a few bytes for logs and snapshots (encode/decode),
+    and `flags` holds what the classifier needs as one int.  `overrides` maps
+    option names to value names (host tools); the engine never names options.
     """
 
     def __init__(self, preset=DEFAULT_PRESET, overrides=None):
-        names = [name for name, _ in presets()]
-        if preset not in names:
-            raise ValueError("unknown preset '%s' (choose from %s)" % (preset, ", ".join(names)))
+        if preset not in PRESETS:
+            raise ValueError("unknown preset '%s' (choose from %s)" % (preset, ", ".join(PRESETS)))
         self.preset = preset
-        self.preset_id = names.index(preset)
-        base = presets()[self.preset_id][1]
-        opts = options()
-        self.index = [opts[i][1].index(base[i]) for i in range(len(opts))]
-        overrides = overrides or {}
-        for name in overrides:
-            i = self._option(name)
-            allowed = opts[i][1]
-            if overrides[name] not in allowed:
-                raise ValueError(
-                    "rule option %s has no value '%s' (choose from %s)"
-                    % (name, overrides[name], ", ".join(allowed))
-                )
-            self.index[i] = allowed.index(overrides[name])
+        self.preset_id = PRESETS.index(preset)
+        self.index = bytearray(PRESET_VALUES[self.preset_id])
+        if overrides:
+            from bobing.names import set_options
+
+            set_options(self.index, overrides)
         self._derive()
 
-    @staticmethod
-    def _option(name):
-        opts = options()
-        for i in range(len(opts)):
-            if opts[i][0] == name:
-                return i
-        raise ValueError("unknown rule option '%s'" % name)
-
     def get(self, name):
-        i = self._option(name)
-        return options()[i][1][self.index[i]]
+        """The value name of an option given by name (host tools)."""
+        values = self.values()
+        if name not in values:
+            raise ValueError("unknown rule option '%s'" % name)
+        return values[name]
 
     def values(self):
-        """{option: value} for every option."""
-        opts = options()
-        return {opts[i][0]: opts[i][1][self.index[i]] for i in range(len(opts))}
+        """{option: value} for every option, by name."""
+        from bobing.names import rule_values
+
+        return rule_values(self.index)
 
     def overrides(self):
-        """{option: value} of the options that differ from the preset."""
-        base = presets()[self.preset_id][1]
-        opts = options()
-        out = {}
-        for i in range(len(opts)):
-            if opts[i][1][self.index[i]] != base[i]:
-                out[opts[i][0]] = opts[i][1][self.index[i]]
-        return out
+        """{option: value} of the options that differ from the preset, by name."""
+        base = Rules(self.preset).values()
+        return {name: value for name, value in self.values().items() if base[name] != value}
 
     def _derive(self):
-        values = self.values()
-        grab = values["liubo_hei"] == "grab" and values["liubo_endings"] == "on"
-        flags = 0 if grab else _F_LIUBO_HEI_ZY
-        for bit, (option, value) in _table(_FLAGS):
-            if values[option] == value:
-                flags |= int(bit)
+        v = self.index
+        for i in range(OPTION_COUNT):
+            if v[i] >= _VALUE_COUNTS[i]:
+                raise ValueError("bad rules record")
+        grab = v[LIUBO_HEI] == _LIUBO_HEI_GRAB and v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
+        flags = 0 if grab else F_LIUBO_HEI_ZY
+        if v[_CHAJINHUA_RANK] == _CHAJINHUA_RANK_SECOND:
+            flags |= F_CHAJINHUA_SECOND
+        if v[_BIANDIJIN] == _BIANDIJIN_SEPARATE:
+            flags |= F_BIANDIJIN_SEPARATE
+        if v[_WUZI_ORDER] == _WUZI_ORDER_FACE_KICKER:
+            flags |= F_WUZI_FACE_FIRST
+        if v[_WUZI_YIXIU] == _WUZI_YIXIU_YES:
+            flags |= F_WUZI_YIXIU
+        if v[_SIJIN_COMBO] == _SIJIN_COMBO_YES:
+            flags |= F_SIJIN_COMBO
+        if v[_DUITANG] == _DUITANG_ALSO_PAIRS:
+            flags |= F_DUITANG_PAIRS
+        elif v[_DUITANG] == _DUITANG_ALSO_TRIPLES:
+            flags |= F_DUITANG_TRIPLES
         self.flags = flags
 
     def encode(self):
-        """The preset and every option's index, one byte each."""
-        return bytes([self.preset_id] + self.index)
+        """The preset and every option's value number, one byte each."""
+        return bytes([self.preset_id]) + self.index
 
     @classmethod
     def decode(cls, data):
         """Inverse of encode(); ValueError if the bytes name no valid rule set."""
-        opts = options()
-        if len(data) != len(opts) + 1 or data[0] >= len(presets()):
+        if len(data) != OPTION_COUNT + 1 or data[0] >= len(PRESETS):
             raise ValueError("bad rules record")
-        rules = cls(presets()[data[0]][0])
-        for i in range(len(opts)):
-            if data[i + 1] >= len(opts[i][1]):
-                raise ValueError("bad rules record")
-            rules.index[i] = data[i + 1]
+        rules = cls(PRESETS[data[0]])
+        rules.index[:] = data[1:]
         rules._derive()
         return rules
