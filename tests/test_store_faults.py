@@ -20,7 +20,9 @@ NAMES = re.findall(r"^def (test_\w+)\(", open(SOURCE, encoding="utf-8").read(), 
 def results():
     """{test name: "PASS" or the failure} from one MicroPython run of the module."""
     try:
-        out = run_micropython(os.path.join(MPLIB, "mptest.py"), 16_000_000, (MPLIB,), script_args=["storefaults"])
+        out = run_micropython(
+            os.path.join(MPLIB, "mptest.py"), 16_000_000, (MPLIB,), script_args=["storefaults"]
+        )
     except AssertionError as e:  # some failed: mptest exits 1, its lines are in the message
         out = str(e)
     found = {}

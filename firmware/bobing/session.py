@@ -15,13 +15,7 @@ What boot found damaged is in `issues`, one line each, and is logged as a
 note record so the host sees it too.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
+from micropython import const
 
 from bobing.game import Game
 from bobing.store.log import StoreFull

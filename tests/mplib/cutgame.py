@@ -27,8 +27,8 @@ def bowl(root, seed):
 def conserved(game):
     pool = [n * game.sets for n in (32, 16, 8, 4, 2, 1)]
     for t in range(6):
-        held = sum(game.holdings(s)[t] for s in range(game.players))
-        if held + game.remaining()[t] + game.shared()[t] != pool[t]:
+        held = sum(game.holdings[s * 6 + t] for s in range(game.players))
+        if held + game.remaining[t] + game.shared[t] != pool[t]:
             return False
     return True
 

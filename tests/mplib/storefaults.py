@@ -373,13 +373,13 @@ def test_single_bit_flips_in_the_raw_flash_never_stop_the_bowl():
             continue
         try:
             session, boot = played.boot()
-            if boot.tip < played.tip or session.game.snapshot() != played.states[played.tip]:
+            game = session.game
+            if boot.tip < played.tip or game is None or game.snapshot() != played.states[played.tip]:
                 if boot.issues:
                     reported += 1
                 else:
                     silent += 1
             if session.game is None:  # no game could be restored: a new one starts
-                assert boot.issues, (trial, bit)
                 session.new_game(Rules("xiamen"), 10)
             plays_on(session, played)
         finally:

@@ -13,15 +13,9 @@ docs/storage.md has the numbers and the recovery procedure.
 
 import os
 
+from micropython import const
+
 from bobing.store import record as rec
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
 
 SLOT_DIRS = const(16)  # slots are spread so each directory's metadata stays small
 SLOTS_PER_DIR = const(8)
@@ -137,14 +131,19 @@ class Log:
         self._hash_to = 0
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
 
-    @property
-    def chain(self):
-        """chain(tip).  append() leaves the new record's hash to later (the
-        next append, seal, or the caller's maintain(), after the display)."""
+    def hash_pending(self):
+        """Fold the newest record into the chain.  append() leaves it to later
+        (the next append, a seal, or the caller's maintain(), after the
+        display): SHA-256 is the largest cost of a throw."""
         if self._hash_to:
             self._chain = rec.chain_next(self._chain, self.buf, self._hash_from, self._hash_to)
             self._hash_to = 0
         return self._chain
+
+    @property
+    def chain(self):
+        """chain(tip)."""
+        return self.hash_pending()
 
     @chain.setter
     def chain(self, value):
@@ -159,19 +158,18 @@ class Log:
         return "%s/%08x" % (self.seg_dir, first)
 
     def create_dirs(self):
-        """Make the store's folders.  Returns the folders that had to be made
-        in a store that had been started (its root existed): slot folder
-        numbers, and -1 for seg/ (made last, so its absence means the log's
-        folders were lost, or a power cut hit the very first boot)."""
-        started = is_dir(self.root)
+        """Make the store's folders; returns the slot folders that had to be
+        made again (missing, or a file in their place) in a store in use.
+        seg/ is made last, so a store whose seg/ exists had all its folders."""
+        in_use = is_dir(self.seg_dir)
         remade = []
         for d in range(-1, SLOT_DIRS + 1):
             path = self.root if d < 0 else self.seg_dir if d == SLOT_DIRS else "%s/s%d" % (self.root, d)
             if not is_dir(path):
-                remove(path)
+                remove(path)  # a file in a folder's place
                 os.mkdir(path)
-                if started and d >= 0:
-                    remade.append(-1 if d == SLOT_DIRS else d)
+                if in_use and 0 <= d < SLOT_DIRS:
+                    remade.append(d)
         return remade
 
     def remove_temp(self):

@@ -20,13 +20,7 @@ import hashlib
 import struct
 from binascii import crc32
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
+from micropython import const
 
 FRAMING = const(11)  # record bytes besides the payload, for a payload under 64 bytes
 MAX_PAYLOAD = const(4000)  # a record must fit one segment (48 header + 4048 bytes of records)

@@ -114,7 +114,7 @@ class Store:
             issues.append("records %d-%d missing" % (log.tip + 1, counters.counted))
             log.tip, log.chain = counters.counted, rec.reanchor(counters.counted)
         if self._remade:
-            names = " ".join("seg" if d < 0 else "s%d" % d for d in self._remade)
+            names = " ".join("s%d" % d for d in self._remade)
             issues.append("folders missing, made again: %s" % names)
         for folder in self._remade:
             at = (log.tip + 1) % SLOTS
@@ -204,7 +204,7 @@ class Store:
     def maintain(self):
         """Housekeeping, after the result is shown: seal the pending records
         into a segment when due.  True if it did something."""
-        self.log.chain  # hash the newest record in now, not at the next press
+        self.log.hash_pending()
         try:
             if not self.log.needs_seal() or not self.log.seal():
                 return False
