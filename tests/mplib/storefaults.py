@@ -362,7 +362,7 @@ def test_single_bit_flips_in_the_raw_flash_never_stop_the_bowl():
     image = bytes(played.flash.mem)
     random.seed(3)
     unmountable = reported = silent = 0
-    for trial in range(400):
+    for _ in range(400):
         damaged = bytearray(image)
         bit = random.getrandbits(20) % (len(image) * 8)
         damaged[bit // 8] ^= 1 << bit % 8
