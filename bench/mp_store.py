@@ -1,14 +1,18 @@
 # Flash store benchmark, run in the MicroPython unix port by bench/run.py.
-# Plays whole games (10 players, xiamen, seeded dice) through the bowl's
-# storage flow on LittleFS over a simulated NOR flash that counts every
-# program, erase and read.  Prints "name value unit target" lines.
+# Plays whole games (10 players, xiamen, seeded dice) through the firmware's
+# own session (bobing.session) on LittleFS over a simulated NOR flash that
+# counts every program, erase and read.  Prints "name value unit target" lines.
+# Heap figures leave out what the simulated flash allocates in Python (a C
+# block device, as on the ESP32, allocates nothing); they mean the ESP32
+# only on micropython32 (4-byte words).
+import gc
 import sys
 import time
 
 import vfs
 
 sys.path.append(__file__.rsplit("/", 2)[0] + "/tests/mplib")
-from bowl import Bowl  # noqa: E402
+from cutgame import bowl  # noqa: E402
 from nor_flash import NorFlash  # noqa: E402
 
 from bobing.rules import Rules  # noqa: E402
@@ -17,71 +21,126 @@ from bobing.store import record  # noqa: E402
 BLOCKS = 256  # a 1 MB filesystem (the bench's heap cannot hold a 2 MB image)
 LIFE_BLOCKS = 512  # the 2 MB partition the flash life is projected for
 CYCLES = 100000
+WORD = 8 if sys.maxsize > 2**32 else 4
 
 
-def play(flash, bowl, throws):
+class Press:
+    """Heap and flash reads of session.throw(), the press-to-display path."""
+
+    def __init__(self, flash):
+        self.flash = flash
+        self.count = self.heap = self.worst = self.reads = self.reads_worst = 0
+
+    def throw(self, session):
+        flash = self.flash
+        gc.collect()
+        gc.disable()
+        flash.count_alloc = True
+        before, own, read = gc.mem_alloc(), flash.own_alloc, flash.read_bytes
+        session.throw()
+        heap = gc.mem_alloc() - before - (flash.own_alloc - own)
+        flash.count_alloc = False
+        gc.enable()
+        read = flash.read_bytes - read
+        self.count += 1
+        self.heap += heap
+        self.worst = max(self.worst, heap)
+        self.reads += read
+        self.reads_worst = max(self.reads_worst, read)
+
+
+def play(session, throws, press=None):
     """Play games until `throws` more records are logged; returns payload and record bytes."""
     payload = framed = 0
-    start = bowl.store.seq
-    while bowl.store.seq - start < throws:
-        if bowl.game is None or bowl.game.ended:
-            bowl.new_game(Rules("xiamen"), 10)
-        bowl.throw()
-        payload += len(bowl.shown)
-        framed += len(bowl.shown) + record.FRAMING + (len(bowl.shown) >= 64)
+    start = session.store.seq
+    while session.store.seq - start < throws:
+        if session.game is None or session.game.ended:
+            session.new_game(Rules("xiamen"), 10)
+        elif press is not None:
+            press.throw(session)
+        else:
+            session.throw()
+        payload += len(session.shown)
+        framed += record.frame_size(len(session.shown))
+        session.maintain()
     return payload, framed
 
 
 def boot(flash):
-    """Remount and recover: (ms, bytes read)."""
+    """Remount and boot a new session: (ms, bytes read)."""
     vfs.umount("/b")
     read = flash.read_bytes
     t0 = time.ticks_us()
     vfs.mount(vfs.VfsLfs2(flash), "/b")
-    Bowl("/b/data", 2).power_on()
+    bowl("/b/data", 2).boot()
     return time.ticks_diff(time.ticks_us(), t0) / 1000, flash.read_bytes - read
 
 
-def boots(flash, bowl, upto):
+def boots(flash, session, upto):
     """Boot at 8 history lengths, 250 throws apart, ending at `upto`; returns the
-    bowl and the mean (ms, bytes read).  LittleFS's directory logs are read up
-    to their last commit, so one boot's reads swing with where each folder is
-    in its compaction cycle: means over several boots show the trend."""
+    session and the mean (ms, bytes read).  LittleFS's directory logs are read
+    up to their last commit, so one boot's reads swing with where each folder
+    is in its compaction cycle: means over several boots show the trend."""
     total_ms = total_read = 0
     for n in range(upto - 7 * 250, upto + 1, 250):
-        play(flash, bowl, n - bowl.store.seq)
+        play(session, n - session.store.seq)
         ms, read = boot(flash)
         total_ms += ms
         total_read += read
-        bowl = Bowl("/b/data", 1)
-        bowl.power_on()
-    return bowl, total_ms / 8, total_read / 8
+        session = bowl("/b/data", 1)
+        session.boot()
+    return session, total_ms / 8, total_read / 8
+
+
+def warning_reads(flash, session):
+    """Flash bytes read by one free_space_warning(), called after every throw."""
+    read = flash.read_bytes
+    session.free_space_warning()
+    return flash.read_bytes - read
 
 
 flash = NorFlash(BLOCKS)
 vfs.VfsLfs2.mkfs(flash)
 vfs.mount(vfs.VfsLfs2(flash), "/b")
-bowl = Bowl("/b/data", 1)
-bowl.power_on()
-bowl, ms_early, read_early = boots(flash, bowl, 2250)
-play(flash, bowl, 1000 - bowl.store.seq % 1000)
-start = bowl.store.seq
+session = bowl("/b/data", 1)
+session.boot()
+session, ms_early, read_early = boots(flash, session, 2250)
+play(session, 1000 - session.store.seq % 1000)
+start = session.store.seq
 programmed, erases, ops = flash.programmed, flash.erases, flash.ops
-payload, framed = play(flash, bowl, 6000)
-n = bowl.store.seq - start
+block_erases = list(flash.block_erases)
+press = Press(flash)
+payload, framed = play(session, 6000, press)
+n = session.store.seq - start
 programmed = flash.programmed - programmed
 erases = flash.erases - erases
 ops = flash.ops - ops
-snapshot_bytes = len(record.GENESIS) + 12 + len(bowl.game.snapshot())  # envelope + state
+hottest = max(flash.block_erases[b] - block_erases[b] for b in range(BLOCKS))
+snapshot_bytes = len(record.GENESIS) + 12 + len(session.game.snapshot())  # envelope + state
 logical = framed / n + snapshot_bytes / 32 + record.SEGMENT_HEADER_SIZE / 128
-bowl, ms_late, read_late = boots(flash, bowl, 10000)
+session, ms_late, read_late = boots(flash, session, 10000)
 print("store.payload_bytes_per_throw %.1f B -" % (payload / n))
 print("store.log_bytes_per_throw %.1f B 64" % logical)
 print("store.flash_programmed_bytes_per_throw %.1f B -" % (programmed / n))
 print("store.flash_ops_per_throw %.2f ops -" % (ops / n))
 print("store.flash_erases_per_throw %.4f erases -" % (erases / n))
+# The press path: LittleFS's file object for the slot write is 288 B on a
+# 32-bit port (72 words: object, lfs file state, 128-byte cache); ours is
+# the slot path, one memoryview and the CRC's view (the hash waits for
+# maintain()).  Target: 116 words, LittleFS's open plus 44 words of ours.
+print("store.press_heap_bytes_mean %.0f B %d" % (press.heap / press.count, 116 * WORD))
+print("store.press_heap_bytes_worst %d B %d" % (press.worst, 116 * WORD))
+# What LittleFS reads to find the slot file's directory entry: the store
+# itself reads nothing between the press and the display, seals included.
+print("store.press_read_bytes_mean %.0f B -" % (press.reads / press.count))
+print("store.press_read_bytes_worst %d B -" % press.reads_worst)
+print("store.free_space_warning_read_bytes %d B 0" % warning_reads(flash, session))
 print("store.boot_ms_8k_to_10k_history %.1f ms -" % ms_late)
 print("store.boot_read_bytes_8k_to_10k_history %d B -" % read_late)
 print("store.boot_read_bytes_500_to_2k_history %d B -" % read_early)
 print("store.boot_read_growth_10k_vs_2k %.3f x 1.1" % (read_late / read_early))
-print("store.flash_life_throws_2MB %d throws -" % (LIFE_BLOCKS * CYCLES * n // erases))
+# Even wear is an upper bound: LittleFS moves a metadata pair only every
+# block_cycles erases, so the hottest block takes several times the mean.
+print("store.flash_life_throws_2MB_upper_bound %d throws -" % (LIFE_BLOCKS * CYCLES * n // erases))
+print("store.hottest_block_erases_vs_mean %.1f x -" % (hottest * BLOCKS / erases))
+print("store.flash_life_throws_hottest_block %d throws -" % (CYCLES * n // hottest))

@@ -35,6 +35,7 @@ class NorFlash:
         self.ops = 0  # programs + erases so far
         self.programmed = 0  # bytes programmed
         self.erases = 0
+        self.block_erases = [0] * blocks
         self.read_bytes = 0
         self.cut_at = -1  # operation index at which the power goes; -1: never
         self.trace = None  # a list to record (block, offset, bytes or None for erase)
@@ -97,6 +98,7 @@ class NorFlash:
             torn = self._step()
             self.erase(arg, torn)
             self.erases += 1
+            self.block_erases[arg] += 1
             if self.trace is not None:
                 self.trace.append((arg, None))
             if torn:
