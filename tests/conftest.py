@@ -1,5 +1,62 @@
+import ast
+import inspect
 import os
 import sys
+import textwrap
+
+import mp
+import pytest
 
 # Tests import the firmware's rule package directly, exactly as deployed.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "mp_ports(*ports): run this MicroPython test on these ports only (tests/mp.py PORTS)"
+    )
+
+
+def calls_micropython(fn, module, seen=()):
+    """Whether `fn`, or a function of its module that it calls, runs run_micropython with no port=.
+
+    Read from the source so that a test file needs no change to run on both
+    ports, and so that a call pinned with port= is not run twice.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError):
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name == "run_micropython":
+            if not any(k.arg == "port" for k in node.keywords):
+                return True
+        elif name not in seen and inspect.isfunction(getattr(module, name, None)):
+            helper = getattr(module, name)
+            if helper.__module__ == module.__name__ and calls_micropython(helper, module, (*seen, name)):
+                return True
+    return False
+
+
+def pytest_generate_tests(metafunc):
+    """Run each MicroPython test once per port: tests/mp.py PORTS, or those of its mp_ports mark.
+
+    A test is one if it asks for the mp_port fixture or calls run_micropython
+    (directly or through a helper of its module) without port=.
+    """
+    wants = "mp_port" in inspect.signature(metafunc.function).parameters
+    if wants or calls_micropython(metafunc.function, metafunc.module):
+        marker = metafunc.definition.get_closest_marker("mp_ports")
+        metafunc.parametrize("mp_port", marker.args if marker else mp.PORTS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def mp_port(request):
+    """The MicroPython port this test runs for; run_micropython calls without port= use it."""
+    port = getattr(request, "param", "unix64")
+    mp.default_port = port
+    yield port
+    mp.default_port = "unix64"
