@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: setup test check mpy bench play sim clean
+.PHONY: setup test check mpy bench bench-check play sim clean
 
 setup: $(STAMP)
 
@@ -32,8 +32,13 @@ RULES   ?= xiamen
 play: $(STAMP)
 	$(BIN)/bobing play --players $(PLAYERS) --rules $(RULES)
 
+# ARGS=--port=unix64 runs the MicroPython benchmarks on the pinned 64-bit port
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(ARGS)
+
+# fails if a deterministic figure (bytes, reads, erases...) is over its target
+bench-check: $(STAMP)
+	$(BIN)/python bench/run.py --check $(ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .mypy_cache

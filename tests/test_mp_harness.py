@@ -1,12 +1,17 @@
-"""The test harness itself: the two MicroPython ports, the .mpy build and
-tools/mp_heap.py."""
+"""The test and benchmark harness itself: the two MicroPython ports, the .mpy
+build, tools/mp_heap.py and the benchmark line protocol."""
 
+import importlib.util
 import os
 import re
 
 import mp
 import pytest
 from mp import run_micropython
+
+_spec = importlib.util.spec_from_file_location("bench_run", os.path.join(mp.ROOT, "bench", "run.py"))
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
 
 
 def test_each_port_runs_what_it_stands_for(mp_port):
@@ -80,3 +85,42 @@ def test_smallest_heap_finds_what_a_flow_needs():
     # a 20 KB buffer, then a 12 KB one, both kept: needs at least 32 KB
     need = mp.smallest_heap("a = bytearray(20000)\nb = bytearray(12000)", low=16 * 1024, high=64 * 1024)
     assert 32_000 < need <= 40 * 1024
+
+
+@pytest.mark.parametrize(
+    ("line", "time", "missed"),
+    [
+        ("a.heap 100 B 128", False, False),
+        ("a.heap 129 B 128", False, True),
+        ("a.reads 0 reads 0", False, False),
+        ("a.free 12288 B >=12288", False, False),
+        ("a.free 12287 B >=12288", False, True),
+        ("a.life 9 throws -", False, False),
+        ("a.heap nan B 128", False, True),
+        ("a.t 99 us 12", True, True),
+        ("a.t 9 ms -", True, False),
+        ("a.t 9 s 10", True, False),
+        ("a.rate 9 games/s -", True, False),
+    ],
+)
+def test_bench_protocol(line, time, missed):
+    name, value, unit, target = bench.parse(line)
+    assert (bench.is_time(unit), bench.missed(value, target)) == (time, missed)
+
+
+@pytest.mark.parametrize(
+    "line", ["a.heap 100 B", "a.heap 100 B 128 extra", "a.heap big B 1", "a.heap 1 B <=3"]
+)
+def test_bench_protocol_rejects_other_lines(line):
+    with pytest.raises(ValueError):
+        bench.parse(line)
+
+
+def test_bench_check_fails_only_on_deterministic_figures(tmp_path, capsys):
+    script = tmp_path / "py_fake.py"
+    script.write_text('print("x.time 50 ms 1")\nprint("x.heap 10 B 20")\n')
+    assert bench.main(["--check", str(script)]) == 0
+    script.write_text('print("x.time 50 ms 1")\nprint("x.heap 30 B 20")\n')
+    assert bench.main([str(script)]) == 0
+    assert bench.main(["--check", str(script)]) == 1
+    assert "MISSED TARGET" in capsys.readouterr().out
