@@ -11,6 +11,13 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
 
 
+# Modules whose tests run at the ESP32's word size only: each cut-at-every-
+# operation test takes minutes of CPU and runs the very same Python on both
+# ports, so a second port would double `make test` for little.  A module can
+# say the same itself: pytestmark = pytest.mark.mp_ports("esp32word").
+ESP32WORD_ONLY = ("test_store_powercut",)
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "mp_ports(*ports): run this MicroPython test on these ports only (tests/mp.py PORTS)"
@@ -50,7 +57,13 @@ def pytest_generate_tests(metafunc):
     wants = "mp_port" in inspect.signature(metafunc.function).parameters
     if wants or calls_micropython(metafunc.function, metafunc.module):
         marker = metafunc.definition.get_closest_marker("mp_ports")
-        metafunc.parametrize("mp_port", marker.args if marker else mp.PORTS, indirect=True)
+        if marker:
+            ports = marker.args
+        elif metafunc.module.__name__ in ESP32WORD_ONLY:
+            ports = ("esp32word",)
+        else:
+            ports = mp.PORTS
+        metafunc.parametrize("mp_port", ports, indirect=True)
 
 
 @pytest.fixture(autouse=True)
