@@ -49,7 +49,8 @@ def calls_micropython(fn, module, seen=()):
 
 
 def pytest_generate_tests(metafunc):
-    """Run each MicroPython test once per port: tests/mp.py PORTS, or those of its mp_ports mark.
+    """Run each MicroPython test once per port: those of its mp_ports mark, esp32word
+    alone in ESP32WORD_ONLY modules, else every one of tests/mp.py PORTS.
 
     A test is one if it asks for the mp_port fixture or calls run_micropython
     (directly or through a helper of its module) without port=.

