@@ -74,3 +74,10 @@ def mp_port(request):
     mp.default_port = port
     yield port
     mp.default_port = "unix64"
+
+
+def pytest_collection_modifyitems(items):
+    # The longest tests first, so that pytest-xdist's two workers share them
+    # and the short ones fill in around them, rather than one worker running
+    # a minutes-long test alone at the end.
+    items.sort(key=lambda item: item.path.stem not in ESP32WORD_ONLY)
