@@ -40,7 +40,8 @@ def is_time(unit):
 def parse(line):
     """(name, value, unit, target) of one protocol line, as printed; raises ValueError."""
     name, value, unit, target = line.split()
-    missed(value, target)  # both numbers, or the line is not ours
+    float(value)
+    missed(value, target)  # a number or "-", or the line is not ours
     return name, value, unit, target
 
 

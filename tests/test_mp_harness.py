@@ -109,7 +109,7 @@ def test_bench_protocol(line, time, missed):
 
 
 @pytest.mark.parametrize(
-    "line", ["a.heap 100 B", "a.heap 100 B 128 extra", "a.heap big B 1", "a.heap 1 B <=3"]
+    "line", ["a.heap 100 B", "a.heap 100 B 128 extra", "a.heap big B 1", "a.heap big B -", "a.heap 1 B <=3"]
 )
 def test_bench_protocol_rejects_other_lines(line):
     with pytest.raises(ValueError):
