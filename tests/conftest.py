@@ -1,5 +1,83 @@
+import ast
+import inspect
 import os
 import sys
+import textwrap
+
+import mp
+import pytest
 
 # Tests import the firmware's rule package directly, exactly as deployed.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
+
+
+# Modules whose tests run at the ESP32's word size only: each cut-at-every-
+# operation test takes minutes of CPU and runs the very same Python on both
+# ports, so a second port would double `make test` for little.  A module can
+# say the same itself: pytestmark = pytest.mark.mp_ports("esp32word").
+ESP32WORD_ONLY = ("test_store_powercut",)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "mp_ports(*ports): run this MicroPython test on these ports only (tests/mp.py PORTS)"
+    )
+
+
+def calls_micropython(fn, module, seen=()):
+    """Whether `fn`, or a function of its module that it calls, runs run_micropython with no port=.
+
+    Read from the source so that a test file needs no change to run on both
+    ports, and so that a call pinned with port= is not run twice.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError):
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name == "run_micropython":
+            if not any(k.arg == "port" for k in node.keywords):
+                return True
+        elif name not in seen and inspect.isfunction(getattr(module, name, None)):
+            helper = getattr(module, name)
+            if helper.__module__ == module.__name__ and calls_micropython(helper, module, (*seen, name)):
+                return True
+    return False
+
+
+def pytest_generate_tests(metafunc):
+    """Run each MicroPython test once per port: those of its mp_ports mark, esp32word
+    alone in ESP32WORD_ONLY modules, else every one of tests/mp.py PORTS.
+
+    A test is one if it asks for the mp_port fixture or calls run_micropython
+    (directly or through a helper of its module) without port=.
+    """
+    wants = "mp_port" in inspect.signature(metafunc.function).parameters
+    if wants or calls_micropython(metafunc.function, metafunc.module):
+        marker = metafunc.definition.get_closest_marker("mp_ports")
+        if marker:
+            ports = marker.args
+        elif metafunc.module.__name__ in ESP32WORD_ONLY:
+            ports = ("esp32word",)
+        else:
+            ports = mp.PORTS
+        metafunc.parametrize("mp_port", ports, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def mp_port(request):
+    """The MicroPython port this test runs for; run_micropython calls without port= use it."""
+    port = getattr(request, "param", "unix64")
+    mp.default_port = port
+    yield port
+    mp.default_port = "unix64"
+
+
+def pytest_collection_modifyitems(items):
+    # The longest tests first, so that pytest-xdist's two workers share them
+    # and the short ones fill in around them, rather than one worker running
+    # a minutes-long test alone at the end.
+    items.sort(key=lambda item: item.path.stem not in ESP32WORD_ONLY)

@@ -1,32 +1,104 @@
-"""Run code in the real MicroPython unix port (the pinned PyPI build) from pytest."""
+"""Run code in a real MicroPython unix port from pytest.
 
+Two ports, named by what they stand for:
+- "unix64": the pinned PyPI build (.venv/bin/micropython) on firmware/'s .py
+  source, as the tests always ran;
+- "esp32word": ../shared/tools/micropython32, the unix port at the ESP32's
+  word size (4-byte words, 31-bit small ints), on firmware/ compiled by
+  mpy-cross into build/mpy-test, as deployed.  Heap figures mean something
+  only here: the 64-bit port makes every object 1.6-2x larger.
+
+tests/conftest.py runs each test that calls run_micropython without a port
+once per port (see there); `port=` pins a call to one.  tools/ is on both
+ports' path, for tools/mp_heap.py.
+"""
+
+import importlib.util
 import os
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+TOOLS = os.path.join(ROOT, "tools")
+MPY_TEST = os.path.join(ROOT, "build", "mpy-test")
+# CI clones the repo with shared/ beside it, never inside it.
+MICROPYTHON32 = os.path.join(os.path.dirname(ROOT), "shared", "tools", "micropython32")
+
+PORTS = ("unix64", "esp32word")
+# the port of a call that names none; tests/conftest.py sets it per test
+default_port = "unix64"
 
 # An ESP32 without PSRAM leaves about 100 KB of heap to the application.
 ESP32_HEAP = 100_000
 
+_built = set()
 
-def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args=None):
-    """Run `code` under MicroPython with firmware/ importable; return its stdout.
+
+def mpy_build():
+    """tools/mpy_build.py, loaded by path: tools/ is no package."""
+    spec = importlib.util.spec_from_file_location("mpy_build", os.path.join(TOOLS, "mpy_build.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def port_setup(port, mpy_dir=MPY_TEST):
+    """(binary, folder holding the bobing package) for a port name.
+
+    For "esp32word" the .mpy tree `mpy_dir` is brought up to date first, once
+    per process: each xdist worker checks it before its first run.
+    """
+    if port == "unix64":
+        return os.path.join(os.path.dirname(sys.executable), "micropython"), FIRMWARE
+    if port != "esp32word":
+        raise ValueError("unknown MicroPython port %r (choose from %s)" % (port, ", ".join(PORTS)))
+    if not os.path.exists(MICROPYTHON32):
+        raise AssertionError("%s is missing: the shared/ folder must sit beside the repo" % MICROPYTHON32)
+    if mpy_dir not in _built:
+        mpy_build().build(mpy_dir)
+        _built.add(mpy_dir)
+    return MICROPYTHON32, mpy_dir
+
+
+def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args=None, port=None):
+    """Run `code` under MicroPython with the bobing package importable; return its stdout.
 
     With script_args, `code` is a script's path and script_args its arguments.
+    `port` is "unix64" or "esp32word"; None takes the port the test runs for.
     Fails the test with MicroPython's own traceback if the code raises.
     """
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join((FIRMWARE, *path, ".frozen")))
+    port = port or default_port
+    binary, package_dir = port_setup(port)
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join((package_dir, *path, TOOLS, ".frozen")))
     program = ["-c", code] if script_args is None else [code, *script_args]
     proc = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=%d" % heapsize, *program],
+        [binary, "-X", "heapsize=%d" % heapsize, *program],
         env=env,
         capture_output=True,
         text=True,
         timeout=timeout,
     )
     if proc.returncode != 0:
-        raise AssertionError("micropython failed (%d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
+        raise AssertionError(
+            "micropython (%s) failed (%d):\n%s%s" % (port, proc.returncode, proc.stdout, proc.stderr)
+        )
     return proc.stdout
+
+
+def smallest_heap(code, low=8 * 1024, high=256 * 1024, step=1024, port="esp32word", **kwargs):
+    """The smallest -X heapsize, to `step` bytes, at which `code` runs without failing.
+
+    Bisects between `low` (assumed to fail) and `high` (which must pass);
+    `kwargs` go to run_micropython.  The peak heap of a whole flow, measured
+    as the bowl would meet it: a MemoryError, or fragmentation, at any point.
+    """
+    run_micropython(code, heapsize=high, port=port, **kwargs)
+    while high - low > step:
+        mid = (low + high) // 2
+        try:
+            run_micropython(code, heapsize=mid, port=port, **kwargs)
+            high = mid
+        except AssertionError:
+            low = mid
+    return high

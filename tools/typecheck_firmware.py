@@ -52,7 +52,10 @@ def main():
     ]
     for name in sorted(os.listdir(os.path.join(ROOT, "firmware"))):
         path = os.path.join(ROOT, "firmware", name)
-        if name != "bobing" and (name.endswith(".py") or os.path.isfile(os.path.join(path, "__init__.py"))):
+        # manifest.py runs in MicroPython's build tool, not on the board
+        if name in ("bobing", "manifest.py"):
+            continue
+        if name.endswith(".py") or os.path.isfile(os.path.join(path, "__init__.py")):
             cmd += ["-m" if name.endswith(".py") else "-p", name.removesuffix(".py")]
     return subprocess.call(cmd, cwd=os.path.join(ROOT, "firmware"), env=env)
 
