@@ -17,16 +17,23 @@ def faces_for_bytes(values):
 
 
 def test_every_byte_value_exhaustively():
-    accepted = Counter()
+    """Every face exactly 42 of the 256 byte values, and only 252..255 thrown away:
+    with 253 accepted a player's dice would favour one face."""
+    rejected = set()
+    faces = Counter()
     for b in range(256):
-        dice = Dice(lambda n, b=b: bytes([b] * 6 + [0] * 10))
-        first = dice.roll()[0]
-        if b < 252:
-            accepted[first] += 1
+        # b, then bytes 1..5 and 6 (faces 2, 3, 4, 5, 6, 1 whatever b does):
+        # an accepted b gives [face, 2, 3, 4, 5, 6]; a rejected b gives [2, 3, 4, 5, 6, 1].
+        chunks = iter([bytes([b, 1, 2, 3, 4, 5, 6]) + bytes(9)])
+        roll = list(Dice(lambda n, chunks=chunks: next(chunks)).roll())
+        if roll == [2, 3, 4, 5, 6, 1]:
+            rejected.add(b)
         else:
-            # rejected: the die comes from the next byte (0 -> face 1)
-            assert first == 1
-    assert accepted == {face: 42 for face in range(1, 7)}
+            assert roll[1:] == [2, 3, 4, 5, 6], (b, roll)
+            assert 1 <= roll[0] <= 6, (b, roll)
+            faces[roll[0]] += 1
+    assert rejected == {252, 253, 254, 255}
+    assert faces == {1: 42, 2: 42, 3: 42, 4: 42, 5: 42, 6: 42}
 
 
 def test_rejected_bytes_are_skipped_not_folded():
