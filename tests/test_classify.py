@@ -112,6 +112,51 @@ def test_seed_004_zhuangyuan_order():
     assert rank("111111") == rank("222222") == rank("666666")
 
 
+# docs/rules.md section 3: the 状元 class of each kind, per rule set.  A class is
+# the first thing two 状元 are compared by: the weakest throw of a class beats
+# the strongest of every class below it, whatever the kickers.
+CLASS_TABLES = [
+    (
+        Rules("xiamen"),
+        {"sihong": 1, "wuzi": 2, "wuhong": 3, "chajinhua": 4, "liubo_hei": 5, "liubo_hong": 8},
+    ),
+    (
+        Rules("xiamen", {"chajinhua_rank": "second", "biandijin": "separate"}),
+        {
+            "sihong": 1,
+            "wuzi": 2,
+            "wuhong": 3,
+            "liubo_hei": 5,
+            "biandijin": 6,
+            "chajinhua": 7,
+            "liubo_hong": 8,
+        },
+    ),
+    (Rules("folk"), {"sihong": 1, "wuzi": 2, "wuhong": 3, "chajinhua": 7, "liubo_hong": 8}),
+    (
+        Rules("competition", {"wuzi_yixiu": "yes", "duitang": "also_pairs"}),
+        {"sihong": 1, "wuzi": 2, "wuhong": 3, "chajinhua": 4, "liubo_hei": 5, "liubo_hong": 8},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "classes"), CLASS_TABLES)
+def test_zhuangyuan_classes_never_overlap(rules, classes):
+    """A 五红 with a 1 beats a 五子 with a 6: no 状元 is outranked by one of a lower class."""
+    ranks = {}
+    for d in ALL_THROWS:
+        r = classify(d, rules.flags)
+        ranks.setdefault(KINDS[kind_of(r)], set()).add(rank_of(r))
+    for name, ranks_of_kind in ranks.items():
+        if name in classes:
+            assert {r >> 8 for r in ranks_of_kind} == {classes[name]}, name
+        else:
+            assert ranks_of_kind == {0}, name  # not 状元-class: no rank at all
+    by_class = sorted(classes, key=classes.get)
+    for lower, higher in zip(by_class, by_class[1:], strict=False):
+        assert min(ranks[higher]) > max(ranks[lower]), (lower, higher)
+
+
 def test_kicker_rules_seeds_004_and_003():
     # "同是五红或五子所带的点数多>点数少，即带6最大，带1最小"
     assert rank("444446") > rank("444445") > rank("444443") > rank("444441")
