@@ -23,7 +23,7 @@ def test_json_one_object_per_throw_in_order():
         "kind": "chajinhua",
         "name": "状元插金花",
         "tiers": ["zhuangyuan"],
-        "rank": lines[0]["rank"],
+        "rank": [4, 0, 0],  # docs/rules.md: class 4, 状元插金花 under chajinhua_rank=third
     }
     assert lines[1]["kind"] == "duitang" and lines[1]["tiers"] == ["duitang"] and lines[1]["rank"] is None
     assert lines[2]["kind"] == "sijin" and lines[2]["tiers"] == ["sijin", "yixiu"]
@@ -31,15 +31,28 @@ def test_json_one_object_per_throw_in_order():
 
 
 def test_rank_lists_order_throws_lexicographically():
-    order = ["444444", "666666", "444411", "444446", "444441", "222226", "111114", "444466", "444412"]
-    proc = bobing("classify", "--json", *order)
+    """The rank list is [class, primary, secondary] (docs/rules.md), best throw first here."""
+    expected = {
+        "444444": [8, 0, 0],  # 六勃红
+        "666666": [5, 0, 0],  # 六勃黑
+        "444411": [4, 0, 0],  # 状元插金花
+        "444446": [3, 0, 6],  # 五红, kicker 6
+        "444441": [3, 0, 1],
+        "222226": [2, 0, 6],  # 五子, kicker 6 (the face does not count by default)
+        "111114": [2, 0, 4],
+        "444466": [1, 0, 12],  # 四红, the other two dice add to 12
+        "444412": [1, 0, 3],
+    }
+    proc = bobing("classify", "--json", *expected)
+    assert proc.returncode == 0 and proc.stderr == ""
     ranks = [json.loads(line)["rank"] for line in proc.stdout.splitlines()]
-    assert all(isinstance(x, int) for r in ranks for x in r)
+    assert ranks == list(expected.values())
     assert ranks == sorted(ranks, reverse=True) and len({tuple(r) for r in ranks}) == len(ranks)
 
 
 def test_rules_and_options_change_the_answer():
     proc = bobing("classify", "--json", "--rules", "folk", "--option", "wuzi_yixiu=yes", "333334", "666666")
+    assert proc.returncode == 0 and proc.stderr == ""
     a, b = (json.loads(line) for line in proc.stdout.splitlines())
     assert a["tiers"] == ["zhuangyuan", "yixiu"]
     assert b["kind"] == "liubo_hei" and b["rank"] is None and b["tiers"] == []
