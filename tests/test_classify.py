@@ -46,7 +46,8 @@ def rank(throw, rules=None):
 
 @pytest.mark.parametrize("preset", PRESET_ORDER)
 def test_every_preset_reproduces_the_seed_001_table(preset):
-    counts = Counter(KINDS[kind_of(classify(d, Rules(preset).flags))] for d in ALL_THROWS)
+    flags = Rules(preset).flags
+    counts = Counter(KINDS[kind_of(classify(d, flags))] for d in ALL_THROWS)
     assert counts == SEED_001_TABLE
 
 
