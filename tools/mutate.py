@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
 OUT = os.path.join(ROOT, "build", "mutate")
+SAMPLED_OUT = "not in the sample (MUTATE_SAMPLE)"
 
 DEFAULT_MODULES = ["classify", "dice", "names", "rules", "events", "game"]
 
@@ -237,14 +238,14 @@ def baseline(module, tree):
 def results(session):
     db = sqlite3.connect(session)
     rows = db.execute(
-        "SELECT s.module_path, s.start_pos_row, s.operator_name, r.worker_outcome, r.test_outcome, r.diff"
+        "SELECT s.module_path, s.start_pos_row, s.operator_name, r.worker_outcome, r.test_outcome, r.diff, r.output"
         " FROM mutation_specs s JOIN work_results r ON r.job_id = s.job_id"
     ).fetchall()
     db.close()
     # outcomes are stored as enum names (KILLED, SKIPPED...)
     return [
-        (path, row, op, (worker or "").lower(), (test or "").lower(), diff)
-        for path, row, op, worker, test, diff in rows
+        (path, row, op, (worker or "").lower(), (test or "").lower(), diff, output)
+        for path, row, op, worker, test, diff, output in rows
     ]
 
 
@@ -273,12 +274,37 @@ def mutate(module):
     if os.path.exists(session):
         os.remove(session)
     print("mutate %s: baseline %.1f s, timeout %.0f s" % (module, seconds, timeout), flush=True)
-    for step in (
-        ["cosmic-ray", "init", config, session],
-        ["cr-filter-operators", session, config],
-        ["cosmic-ray", "exec", config, session],
-    ):
+    for step in (["cosmic-ray", "init", config, session], ["cr-filter-operators", session, config]):
         subprocess.run([os.path.join(BIN, step[0]), *step[1:]], cwd=tree, env=env(tree), check=True)
+    sample(session, int(os.environ.get("MUTATE_SAMPLE", "1")))
+    subprocess.run(
+        [os.path.join(BIN, "cosmic-ray"), "exec", config, session], cwd=tree, env=env(tree), check=True
+    )
+    return summary(module, session, time.monotonic() - start)
+
+
+def sample(session, every):
+    """Keep every `every`-th mutant, in source order (MUTATE_SAMPLE=3: a third), for a quick look."""
+    if every <= 1:
+        return
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    with use_db(session, WorkDB.Mode.open) as db:
+        pending = sorted(
+            db.pending_work_items,
+            key=lambda item: [
+                (m.module_path, tuple(m.start_pos), m.operator_name, m.occurrence) for m in item.mutations
+            ],
+        )
+        for i, item in enumerate(pending):
+            if i % every:
+                db.set_result(
+                    item.job_id, WorkResult(output=SAMPLED_OUT, worker_outcome=WorkerOutcome.SKIPPED)
+                )
+
+
+def summary(module, session, seconds):
     rows = results(session)
     killed = sum(1 for r in rows if r[4] == "killed")
     survived = [r for r in rows if r[4] == "survived"]
@@ -288,29 +314,41 @@ def mutate(module):
         "killed": killed,
         "survived": survived,
         "other": other,
-        "skipped": sum(1 for r in rows if r[3] == "skipped"),
-        "seconds": time.monotonic() - start,
+        "sampled_out": sum(1 for r in rows if r[6] == SAMPLED_OUT),
+        "seconds": seconds,
     }
 
 
 def report(summaries):
     for s in summaries:
-        for path, row, op, _, _, diff in sorted(s["survived"]):
+        for path, row, op, _, _, diff, _ in sorted(s["survived"]):
             print("\nSURVIVED %s:%d %s" % (path, row + 1, op))
             print("\n".join(line for line in (diff or "").splitlines() if re.match(r"[-+][^-+]", line)))
-        for path, row, op, worker, test, _ in s["other"]:
+        for path, row, op, worker, test, _, _ in s["other"]:
             print("\nNOT RUN %s:%d %s (%s, %s)" % (path, row + 1, op, worker, test))
     print("\nmodule      mutants  killed  survived  kill rate   time")
     for s in summaries:
         tested = s["killed"] + len(s["survived"])
         rate = 100.0 * s["killed"] / tested if tested else 0.0
+        note = "  (a sample: %d more not run)" % s["sampled_out"] if s["sampled_out"] else ""
+        if s["other"]:
+            note += "  (%d not judged)" % len(s["other"])
         print(
-            "%-10s %8d %7d %9d %9.1f%% %5.0f s"
-            % (s["module"], tested, s["killed"], len(s["survived"]), rate, s["seconds"])
+            "%-10s %8d %7d %9d %9.1f%% %5.0f s%s"
+            % (s["module"], tested, s["killed"], len(s["survived"]), rate, s["seconds"], note)
         )
 
 
 def main(argv):
+    if argv[:1] == ["--report"]:  # the table again, from the sessions of the last run
+        report(
+            [
+                summary(m, os.path.join(OUT, m, "session.sqlite"), 0.0)
+                for m in argv[1:] or DEFAULT_MODULES
+                if os.path.exists(os.path.join(OUT, m, "session.sqlite"))
+            ]
+        )
+        return
     modules = [m for arg in argv for m in arg.replace(",", " ").split()] or DEFAULT_MODULES
     for m in modules:
         if m not in TESTS:
