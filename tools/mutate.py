@@ -14,11 +14,11 @@ How it runs:
     install (whose finder maps `bobing` to this checkout), so the tests, the
     `bobing` console script and `python -m host_tools` that they start all
     import the mutated code.  The run checks this before it starts.
-  * The MicroPython-port tests are left out: they run firmware/ through
-    MICROPYPATH (they would see the mutants) but take seconds to minutes each
-    under the unix port, and they check that both runtimes agree, which a
-    mutant breaks on neither side.  The CPython tests are the ones that state
-    behaviour.
+  * The MicroPython-port tests are left out.  They would see the mutants
+    (tests/mp.py points MICROPYPATH at the copy's firmware/), but they compare
+    the port with CPython running the same mutated code, so a mutant makes
+    both sides agree on the wrong answer; and they cost seconds to minutes
+    each (the power-cut suite most).  The CPython tests state the behaviour.
   * Per module, only the test files that exercise it run, the module's own
     first, with -x: a killed mutant costs a couple of seconds, a survivor the
     whole selection.  MUTATE_TESTS=all runs the whole CPython side instead.
