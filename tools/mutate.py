@@ -17,7 +17,8 @@ How it runs:
   * The MicroPython-port tests are left out.  They would see the mutants
     (tests/mp.py points MICROPYPATH at the copy's firmware/), but they compare
     the port with CPython running the same mutated code, so a mutant makes
-    both sides agree on the wrong answer; and they cost seconds to minutes
+    both sides agree on the wrong answer, or (mptest) repeat test_game_rules,
+    which the CPython run already makes; and they cost seconds to minutes
     each (the power-cut suite most).  The CPython tests state the behaviour.
   * Per module, only the test files that exercise it run, the module's own
     first, with -x: a killed mutant costs a couple of seconds, a survivor the
