@@ -239,3 +239,24 @@ def test_duitang_by_table_agreement():
     assert kind("444111", triples) == "duitang"
     assert kind("444111") == "sanhong"
     assert kind("334455", triples) == "erju"
+
+
+def test_kind_and_tier_constants_are_the_numbers_the_results_carry():
+    """classify.KIND_* and TIER_* are the numbers events, logs and the engine use
+    (events.py: "tiers as classify.TIER_*"): each names its own kind or tier, and a
+    throw that wins a tier sets exactly that bit."""
+    from bobing import classify as c
+
+    for name in KINDS:
+        assert getattr(c, "KIND_" + name.upper()) == KINDS.index(name)
+    for tier, throw in [
+        ("yixiu", "412235"),
+        ("erju", "441235"),
+        ("sijin", "333312"),
+        ("sanhong", "444123"),
+        ("duitang", "123456"),
+        ("zhuangyuan", "444412"),
+    ]:
+        number = getattr(c, "TIER_" + tier.upper())
+        assert TIERS[number] == tier
+        assert tiers_of(classify([int(d) for d in throw], Rules().flags)) == 1 << number
