@@ -94,3 +94,21 @@ def test_rules_lists_presets_and_options():
         assert word in proc.stdout
     data = json.loads(bobing("rules", "--json").stdout)
     assert data["presets"]["competition"]["liubo_hei"] == "continue"
+
+
+def test_combined_awards_name_both_awards_in_every_language():
+    """A 四进 with one 4 is announced as 四进带一秀, with two 4s as 四进带二举, and a 五子
+    with a 4 as 五子登科带一秀 only where that wins the 一秀 (wuzi_yixiu=yes)."""
+    proc = bobing("classify", "--option", "wuzi_yixiu=yes", "333341", "333344", "555554")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [line.split("  wins:")[0] for line in proc.stdout.splitlines()] == [
+        "333341  四进带一秀 (sì jìn dài yī xiù; four of a kind: Jinshi with a Scholar)",
+        "333344  四进带二举 (sì jìn dài èr jǔ; four of a kind: Jinshi with a Graduate)",
+        "555554  五子登科带一秀 (wǔ zǐ dēng kē dài yī xiù; five of a kind: Champion with a Scholar)",
+    ]
+    proc = bobing("classify", "555554", "333312")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [line.split("  wins:")[0] for line in proc.stdout.splitlines()] == [
+        "555554  五子登科 (wǔ zǐ dēng kē; five of a kind: Champion)",
+        "333312  四进 (sì jìn; four of a kind: Jinshi)",
+    ]
