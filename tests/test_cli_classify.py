@@ -112,3 +112,19 @@ def test_combined_awards_name_both_awards_in_every_language():
         "555554  五子登科 (wǔ zǐ dēng kē; five of a kind: Champion)",
         "333312  四进 (sì jìn; four of a kind: Jinshi)",
     ]
+
+
+def test_rank_primary_is_the_face_of_the_five_under_face_kicker():
+    """docs/rules.md: with wuzi_order=face_kicker a 五子 reads [2, face, kicker], so five 1s,
+    3s and 6s are told apart in the JSON and in the readable line."""
+    throws = ("111116", "333332", "666661")
+    proc = bobing("classify", "--json", "--option", "wuzi_order=face_kicker", *throws)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [json.loads(line)["rank"] for line in proc.stdout.splitlines()] == [
+        [2, 1, 6],
+        [2, 3, 2],
+        [2, 6, 1],
+    ]
+    proc = bobing("classify", "--option", "wuzi_order=face_kicker", *throws)
+    assert proc.returncode == 0
+    assert [line.split("rank ")[1] for line in proc.stdout.splitlines()] == ["2.1.6", "2.3.2", "2.6.1"]
