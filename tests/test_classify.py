@@ -158,6 +158,20 @@ def test_zhuangyuan_classes_never_overlap(rules, classes):
         assert min(ranks[higher]) > max(ranks[lower]), (lower, higher)
 
 
+@pytest.mark.parametrize(("rules", "classes"), CLASS_TABLES)
+def test_every_ranked_throw_wins_a_zhuangyuan_prize_and_only_those(rules, classes):
+    """Under options too (遍地锦 separate, 插金花 second...): a throw that can be 状元 wins the
+    状元 tier and nothing else (五子带一秀 aside), and no other throw wins it."""
+    zy = 1 << TIERS.index("zhuangyuan")
+    yixiu = 1 << TIERS.index("yixiu")
+    for d in ALL_THROWS:
+        r = classify(d, rules.flags)
+        if rank_of(r):
+            assert tiers_of(r) & ~yixiu == zy, d
+        else:
+            assert not tiers_of(r) & zy, d
+
+
 def test_kicker_rules_seeds_004_and_003():
     # "同是五红或五子所带的点数多>点数少，即带6最大，带1最小"
     assert rank("444446") > rank("444445") > rank("444443") > rank("444441")
