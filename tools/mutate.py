@@ -32,7 +32,8 @@ Cost, measured on the shared 2-core machine: about 6.5 CPU-seconds a mutant
 (a killed one 2-5 s, a survivor the whole selection); after the operator filter
 classify has 419 mutants, dice 62, names 42, rules 79, events 261, game 419.
 So a full run is about 140 CPU-minutes (over an hour even with MUTATE_JOBS=2);
-MUTATE_SAMPLE=3 with MUTATE_JOBS=2 takes about 25 minutes on two free cores.
+MUTATE_SAMPLE=3 with MUTATE_JOBS=2 should take about 25 minutes on two free cores
+(an estimate from those figures, not a measured run).
 
 Usage: python tools/mutate.py [MODULE ...]   (classify dice names rules events game store;
 default all but store)
