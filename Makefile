@@ -42,3 +42,10 @@ bench-check: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .mypy_cache
+
+# Mutation testing with cosmic-ray (tools/mutate.py says how): the kill rate per
+# module and every surviving mutant.  One module: `make mutate MODULE=classify`.
+.PHONY: mutate
+MODULE ?=
+mutate: $(STAMP)
+	$(BIN)/python tools/mutate.py $(MODULE)

@@ -46,7 +46,8 @@ def rank(throw, rules=None):
 
 @pytest.mark.parametrize("preset", PRESET_ORDER)
 def test_every_preset_reproduces_the_seed_001_table(preset):
-    counts = Counter(KINDS[kind_of(classify(d, Rules(preset).flags))] for d in ALL_THROWS)
+    flags = Rules(preset).flags
+    counts = Counter(KINDS[kind_of(classify(d, flags))] for d in ALL_THROWS)
     assert counts == SEED_001_TABLE
 
 
@@ -110,6 +111,65 @@ def test_seed_004_zhuangyuan_order():
     ranks = [rank(t) for t in ordered]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks)
     assert rank("111111") == rank("222222") == rank("666666")
+
+
+# docs/rules.md section 3: the 状元 class of each kind, per rule set.  A class is
+# the first thing two 状元 are compared by: the weakest throw of a class beats
+# the strongest of every class below it, whatever the kickers.
+CLASS_TABLES = [
+    (
+        Rules("xiamen"),
+        {"sihong": 1, "wuzi": 2, "wuhong": 3, "chajinhua": 4, "liubo_hei": 5, "liubo_hong": 8},
+    ),
+    (
+        Rules("xiamen", {"chajinhua_rank": "second", "biandijin": "separate"}),
+        {
+            "sihong": 1,
+            "wuzi": 2,
+            "wuhong": 3,
+            "liubo_hei": 5,
+            "biandijin": 6,
+            "chajinhua": 7,
+            "liubo_hong": 8,
+        },
+    ),
+    (Rules("folk"), {"sihong": 1, "wuzi": 2, "wuhong": 3, "chajinhua": 7, "liubo_hong": 8}),
+    (
+        Rules("competition", {"wuzi_yixiu": "yes", "duitang": "also_pairs"}),
+        {"sihong": 1, "wuzi": 2, "wuhong": 3, "chajinhua": 4, "liubo_hei": 5, "liubo_hong": 8},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "classes"), CLASS_TABLES)
+def test_zhuangyuan_classes_never_overlap(rules, classes):
+    """A 五红 with a 1 beats a 五子 with a 6: no 状元 is outranked by one of a lower class."""
+    ranks = {}
+    for d in ALL_THROWS:
+        r = classify(d, rules.flags)
+        ranks.setdefault(KINDS[kind_of(r)], set()).add(rank_of(r))
+    for name, ranks_of_kind in ranks.items():
+        if name in classes:
+            assert {r >> 8 for r in ranks_of_kind} == {classes[name]}, name
+        else:
+            assert ranks_of_kind == {0}, name  # not 状元-class: no rank at all
+    by_class = sorted(classes, key=classes.get)
+    for lower, higher in zip(by_class, by_class[1:], strict=False):
+        assert min(ranks[higher]) > max(ranks[lower]), (lower, higher)
+
+
+@pytest.mark.parametrize(("rules", "classes"), CLASS_TABLES)
+def test_every_ranked_throw_wins_a_zhuangyuan_prize_and_only_those(rules, classes):
+    """Under options too (遍地锦 separate, 插金花 second...): a throw that can be 状元 wins the
+    状元 tier and nothing else (五子带一秀 aside), and no other throw wins it."""
+    zy = 1 << TIERS.index("zhuangyuan")
+    yixiu = 1 << TIERS.index("yixiu")
+    for d in ALL_THROWS:
+        r = classify(d, rules.flags)
+        if rank_of(r):
+            assert tiers_of(r) & ~yixiu == zy, d
+        else:
+            assert not tiers_of(r) & zy, d
 
 
 def test_kicker_rules_seeds_004_and_003():
@@ -193,3 +253,24 @@ def test_duitang_by_table_agreement():
     assert kind("444111", triples) == "duitang"
     assert kind("444111") == "sanhong"
     assert kind("334455", triples) == "erju"
+
+
+def test_kind_and_tier_constants_are_the_numbers_the_results_carry():
+    """classify.KIND_* and TIER_* are the numbers events, logs and the engine use
+    (events.py: "tiers as classify.TIER_*"): each names its own kind or tier, and a
+    throw that wins a tier sets exactly that bit."""
+    from bobing import classify as c
+
+    for name in KINDS:
+        assert getattr(c, "KIND_" + name.upper()) == KINDS.index(name)
+    for tier, throw in [
+        ("yixiu", "412235"),
+        ("erju", "441235"),
+        ("sijin", "333312"),
+        ("sanhong", "444123"),
+        ("duitang", "123456"),
+        ("zhuangyuan", "444412"),
+    ]:
+        number = getattr(c, "TIER_" + tier.upper())
+        assert TIERS[number] == tier
+        assert tiers_of(classify([int(d) for d in throw], Rules().flags)) == 1 << number

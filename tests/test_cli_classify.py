@@ -23,7 +23,7 @@ def test_json_one_object_per_throw_in_order():
         "kind": "chajinhua",
         "name": "状元插金花",
         "tiers": ["zhuangyuan"],
-        "rank": lines[0]["rank"],
+        "rank": [4, 0, 0],  # docs/rules.md: class 4, 状元插金花 under chajinhua_rank=third
     }
     assert lines[1]["kind"] == "duitang" and lines[1]["tiers"] == ["duitang"] and lines[1]["rank"] is None
     assert lines[2]["kind"] == "sijin" and lines[2]["tiers"] == ["sijin", "yixiu"]
@@ -31,15 +31,28 @@ def test_json_one_object_per_throw_in_order():
 
 
 def test_rank_lists_order_throws_lexicographically():
-    order = ["444444", "666666", "444411", "444446", "444441", "222226", "111114", "444466", "444412"]
-    proc = bobing("classify", "--json", *order)
+    """The rank list is [class, primary, secondary] (docs/rules.md), best throw first here."""
+    expected = {
+        "444444": [8, 0, 0],  # 六勃红
+        "666666": [5, 0, 0],  # 六勃黑
+        "444411": [4, 0, 0],  # 状元插金花
+        "444446": [3, 0, 6],  # 五红, kicker 6
+        "444441": [3, 0, 1],
+        "222226": [2, 0, 6],  # 五子, kicker 6 (the face does not count by default)
+        "111114": [2, 0, 4],
+        "444466": [1, 0, 12],  # 四红, the other two dice add to 12
+        "444412": [1, 0, 3],
+    }
+    proc = bobing("classify", "--json", *expected)
+    assert proc.returncode == 0 and proc.stderr == ""
     ranks = [json.loads(line)["rank"] for line in proc.stdout.splitlines()]
-    assert all(isinstance(x, int) for r in ranks for x in r)
+    assert ranks == list(expected.values())
     assert ranks == sorted(ranks, reverse=True) and len({tuple(r) for r in ranks}) == len(ranks)
 
 
 def test_rules_and_options_change_the_answer():
     proc = bobing("classify", "--json", "--rules", "folk", "--option", "wuzi_yixiu=yes", "333334", "666666")
+    assert proc.returncode == 0 and proc.stderr == ""
     a, b = (json.loads(line) for line in proc.stdout.splitlines())
     assert a["tiers"] == ["zhuangyuan", "yixiu"]
     assert b["kind"] == "liubo_hei" and b["rank"] is None and b["tiers"] == []
@@ -81,3 +94,37 @@ def test_rules_lists_presets_and_options():
         assert word in proc.stdout
     data = json.loads(bobing("rules", "--json").stdout)
     assert data["presets"]["competition"]["liubo_hei"] == "continue"
+
+
+def test_combined_awards_name_both_awards_in_every_language():
+    """A 四进 with one 4 is announced as 四进带一秀, with two 4s as 四进带二举, and a 五子
+    with a 4 as 五子登科带一秀 only where that wins the 一秀 (wuzi_yixiu=yes)."""
+    proc = bobing("classify", "--option", "wuzi_yixiu=yes", "333341", "333344", "555554")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [line.split("  wins:")[0] for line in proc.stdout.splitlines()] == [
+        "333341  四进带一秀 (sì jìn dài yī xiù; four of a kind: Jinshi with a Scholar)",
+        "333344  四进带二举 (sì jìn dài èr jǔ; four of a kind: Jinshi with a Graduate)",
+        "555554  五子登科带一秀 (wǔ zǐ dēng kē dài yī xiù; five of a kind: Champion with a Scholar)",
+    ]
+    proc = bobing("classify", "555554", "333312")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [line.split("  wins:")[0] for line in proc.stdout.splitlines()] == [
+        "555554  五子登科 (wǔ zǐ dēng kē; five of a kind: Champion)",
+        "333312  四进 (sì jìn; four of a kind: Jinshi)",
+    ]
+
+
+def test_rank_primary_is_the_face_of_the_five_under_face_kicker():
+    """docs/rules.md: with wuzi_order=face_kicker a 五子 reads [2, face, kicker], so five 1s,
+    3s and 6s are told apart in the JSON and in the readable line."""
+    throws = ("111116", "333332", "666661")
+    proc = bobing("classify", "--json", "--option", "wuzi_order=face_kicker", *throws)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [json.loads(line)["rank"] for line in proc.stdout.splitlines()] == [
+        [2, 1, 6],
+        [2, 3, 2],
+        [2, 6, 1],
+    ]
+    proc = bobing("classify", "--option", "wuzi_order=face_kicker", *throws)
+    assert proc.returncode == 0
+    assert [line.split("rank ")[1] for line in proc.stdout.splitlines()] == ["2.1.6", "2.3.2", "2.6.1"]

@@ -1,8 +1,10 @@
 """The game engine under the real MicroPython unix port, in an ESP32-sized heap."""
 
 import os
+from collections import Counter
 
 import pytest
+import test_game_rules
 from mp import run_micropython
 
 from bobing.dice import Dice, SeededBytes
@@ -66,13 +68,33 @@ def test_whole_games_are_identical_in_both_runtimes():
     assert got == [cpython_digest(*case) for case in CASES]
 
 
+def scenario_cases(module):
+    """{test function name: number of cases} as pytest runs them on CPython."""
+    cases = {}
+    for name in dir(module):
+        fn = getattr(module, name)
+        if name.startswith("test_") and callable(fn):
+            cases[name] = 1
+            for mark in getattr(fn, "pytestmark", []):
+                if mark.name == "parametrize":
+                    cases[name] *= len(mark.args[1])
+    return cases
+
+
 def test_scenario_tests_pass_in_micropython():
+    """Every engine scenario that passes here passes on the board's runtime too: each
+    one ran and passed there, none was lost on the way (0 passed is a failure)."""
+    expected = scenario_cases(test_game_rules)
+    assert sum(expected.values()) >= 20  # the scenario file, not an empty stand-in
     out = run_micropython(
         os.path.join(TESTS, "mplib", "mptest.py"),
         path=(os.path.join(TESTS, "mplib"), TESTS),
         script_args=["test_game_rules"],
     )
-    assert out.splitlines()[-1].endswith(" passed, 0 failed")
+    lines = out.splitlines()
+    assert lines[-1] == "%d passed, 0 failed" % sum(expected.values())
+    ran = Counter(line.split()[1].split("[")[0] for line in lines if line.startswith("PASS "))
+    assert ran == expected
 
 
 @pytest.mark.parametrize("preset", ["xiamen", "folk", "competition"])

@@ -8,7 +8,8 @@ import sys
 import pytest
 from test_classify import SEED_001_TABLE
 
-from bobing.dice import SeededBytes
+from bobing.dice import Dice, SeededBytes
+from bobing.game import Game
 from bobing.names import KINDS, TIERS
 from bobing.rules import Rules, presets
 from host_tools.simulate import ALL_THROWS, median, percentile, simulate, throw_odds
@@ -112,7 +113,30 @@ def test_json_contract_and_shares():
     seats = sim["seats"]
     assert [s["seat"] for s in seats] == [1, 2, 3, 4, 5, 6]
     assert sum(s["prizes"] for s in seats) + sim["shared_per_game"] == pytest.approx(63 * 2)
-    assert all(s["prizes"] == pytest.approx(sum(s["tiers"].values())) for s in seats)
+
+
+def test_prizes_per_seat_are_what_the_seats_won():
+    """Seat by seat, the mean prizes and their worth are those of the same 200 games
+    played here on the engine: a report that swapped two seats or two tiers would differ."""
+    out = stats_json(
+        "--rules", "competition", "--players", "6", "--sets", "2", "--games", "200", "--seed", "5"
+    )
+    roll = Dice(SeededBytes(5)).roll
+    won = [[0] * len(TIERS) for _ in range(6)]
+    for _ in range(200):
+        game = Game(Rules("competition"), 6, 2, log=False)
+        while not game.ended:
+            game.throw(roll())
+        for seat in range(6):
+            for tier in range(len(TIERS)):
+                won[seat][tier] += game.hold[seat * len(TIERS) + tier]
+    worth = {"yixiu": 1, "erju": 2, "sijin": 4, "sanhong": 8, "duitang": 16, "zhuangyuan": 32}  # in 一秀
+    for seat, report in zip(won, out["simulation"]["seats"], strict=True):
+        assert report["tiers"] == pytest.approx({t: n / 200 for t, n in zip(TIERS, seat, strict=True)})
+        assert report["prizes"] == pytest.approx(sum(seat) / 200)
+        assert report["value"] == pytest.approx(
+            sum(n * worth[t] for t, n in zip(TIERS, seat, strict=True)) / 200
+        )
 
 
 def test_defaults_are_ten_players_and_overrides_are_reported():

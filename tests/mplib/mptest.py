@@ -1,7 +1,8 @@
 """Run every test_* function of one test module under MicroPython.
 
 Usage: micropython mptest.py MODULE.  Prints one line per test and a closing
-"N passed, N failed" line; exits 1 if any failed.
+"N passed, N failed" line; exits 1 if any failed or none ran (a module whose
+tests were all lost, to a renamed file or a broken import, must not pass).
 """
 
 import sys
@@ -38,7 +39,7 @@ def main(module_name):
                 print("FAIL", name + label, repr(e))
                 sys.print_exception(e)
     print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if failed or not passed else 0)
 
 
 main(sys.argv[1])
