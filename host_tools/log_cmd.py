@@ -74,8 +74,11 @@ def run_ack(args):
             )
         raise UsageError("nothing to acknowledge: no complete segment yet")
     output = args.output or os.path.join(args.directory, "ack")
-    with open(output, "wb") as f:
-        f.write(data)
+    try:
+        with open(output, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise UsageError("%s: cannot write: %s" % (output, e.strerror)) from None
     last, chain = rec.parse_ack(data)
     print("acknowledged records up to %d (chain %s) in %s" % (last, chain.hex()[:16], output))
     print("copy it to the bowl: mpremote cp %s :/data/ack  (applied at the next boot)" % output)

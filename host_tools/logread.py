@@ -58,7 +58,7 @@ def read_log(directory):
     report.damaged = verifier.damaged
     report.unverified = verifier.unverified
     report.segments = log.segment_ends()
-    report.pending = log.tip - log.last_end
+    report.pending = sum(1 for seq, _, _ in report.records if seq > log.last_end)
     for index, last, chain, issues in ends:
         known = log.chain_after(index)
         if known is None:
@@ -66,23 +66,40 @@ def read_log(directory):
         report.ackable_if_damaged = (last, known)
         if issues == 0 and chain == known:
             report.ackable = (last, known)
+    newest_snapshot = 0
     for name in snapshot.NAMES:
         data = read_file(os.path.join(directory, name))
         snap = snapshot.decode(data)
         if snap is not None:
             report.snapshots.append((name, snap[0]))
+            newest_snapshot = max(newest_snapshot, snap[0])
         elif data is not None:
             report.issues.append("snapshot %s damaged" % name)
+    for name in sorted(os.listdir(log.seg_dir)):
+        if (
+            len(name) != 8
+            or not all(c in "0123456789abcdef" for c in name)
+            or not 0 < int(name, 16) < 0x7FFFFFFF
+        ):
+            report.issues.append("seg/%s: not a segment: ignored" % name)
     counters = Counters(directory)
     counters.load(report.issues)
-    if report.segments and report.segments[0][0] > counters.acked + 1:
-        first, last = counters.acked + 1, report.segments[0][0] - 1
-        report.issues.insert(0, "records %d-%d missing: deleted without an acknowledgement" % (first, last))
-        report.damaged += last - first + 1
+    first = report.records[0][0] if report.records else log.tip + 1
+    if first > counters.acked + 1 and report.segments:  # (with none, the verifier reports the gap)
+        missing = (counters.acked + 1, first - 1)
+        report.issues.insert(0, "records %d-%d missing: deleted without an acknowledgement" % missing)
+        report.damaged += missing[1] - missing[0] + 1
         report.ackable = None  # damage before every segment end
+    # The bowl said it had records up to here: the snapshot and the counters.
+    known = max(newest_snapshot, counters.counted)
+    if known > log.tip:
+        report.issues.append(
+            "records %d-%d missing: the bowl's snapshot or counters show them" % (log.tip + 1, known)
+        )
+        report.damaged += known - log.tip
     report.counters = {
         "games": counters.games,
-        "throws": log.tip - counters.games,
+        "throws": max(log.tip, known) - counters.games,
         "recoveries": counters.recoveries,
     }
     return report

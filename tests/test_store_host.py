@@ -223,3 +223,50 @@ def test_cli_bad_input_is_a_usage_error(argv, tmp_path):
 def test_cli_not_a_store(tmp_path):
     with pytest.raises(UsageError, match="not a copy"):
         cli("log", "verify", str(tmp_path))
+
+
+def test_verify_never_says_verified_when_every_segment_was_deleted(tmp_path, capsys):
+    make_store(tmp_path)
+    for path in segment_files(tmp_path):
+        os.remove(path)
+    assert cli("log", "verify", str(tmp_path)) == 1
+    out = capsys.readouterr().out
+    assert "records 1-272 damaged or missing" in out  # the slots still hold 273-400
+    assert "(128 in 0 segments" not in out and "128 intact (0 in 0 segments, 128 pending), 272 damaged" in out
+    assert "lifetime: 4 games, 396 throws" in out  # never a negative count
+
+
+def test_verify_reports_newest_records_gone_behind_a_snapshot(tmp_path, capsys):
+    make_store(tmp_path, records=416)  # the newest snapshot is of record 416, the last segment ends at 384
+    store = Store(str(tmp_path))
+    for seq in range(385, 417):
+        os.remove(store.log.slot_path(seq))
+    assert cli("log", "verify", str(tmp_path)) == 1
+    assert "missing: the bowl's snapshot or counters show them" in capsys.readouterr().out
+
+
+def test_a_stray_segment_name_is_reported_not_a_traceback(tmp_path, capsys):
+    make_store(tmp_path)
+    open(os.path.join(tmp_path, "seg", "ffffffff"), "wb").write(b"junk")
+    assert cli("log", "verify", str(tmp_path)) == 1
+    assert "seg/ffffffff: not a segment: ignored" in capsys.readouterr().out
+    assert cli("log", "ack", "--accept-damage", str(tmp_path)) == 0
+
+
+def test_a_header_claiming_a_huge_last_record_is_damage(tmp_path, capsys):
+    make_store(tmp_path)
+    path = segment_files(tmp_path)[1]
+    data = bytearray(open(path, "rb").read())
+    struct.pack_into("<I", data, 8, 0xFFFFFFF0)  # the last record's number
+    struct.pack_into("<I", data, 44, crc32(bytes(data[:44])))
+    open(path, "wb").write(data)
+    assert cli("log", "verify", str(tmp_path)) == 1
+    assert "segment 00000081: header damaged" in capsys.readouterr().out
+    assert cli("log", "ack", str(tmp_path)) == 0  # up to the damage, no further
+    assert rec.parse_ack(open(os.path.join(tmp_path, "ack"), "rb").read())[0] == 128
+
+
+def test_ack_into_a_missing_folder_is_a_usage_error(tmp_path):
+    make_store(tmp_path)
+    with pytest.raises(UsageError, match="cannot write"):
+        cli("log", "ack", "-o", str(tmp_path / "no" / "such" / "ack"), str(tmp_path))

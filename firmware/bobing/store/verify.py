@@ -83,6 +83,8 @@ class Verifier:
         game_start) for each intact record in order.  Returns the segment's
         last sequence number (from its header, else the last intact record)."""
         header = rec.parse_segment_header(data)
+        if header is not None and not name_seq - 1 <= header[1] < name_seq + len(data) // rec.FRAMING:
+            header = None  # a last record the segment's bytes cannot hold
         if header is None or header[0] != name_seq:
             self.issues.append("%s: header damaged" % where)
             last = name_seq - 1
