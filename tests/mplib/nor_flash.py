@@ -8,13 +8,11 @@ sets a whole block to 0xFF) and counts what is done to it.  It can also:
     from 0): that operation is torn, half of it done, and PowerCut is raised;
     every later operation raises PowerCut too, as a dead chip would;
   * record every operation (`trace`) so a run can be replayed to any point;
-  * count the heap it allocates itself (`own_alloc`, bytes, when
-    `count_alloc` is set), so a heap figure of the code above it leaves out
-    what a C block device (the ESP32's flash partition) would not allocate.
-    gc.mem_alloc() scans the whole heap: keep it off in big-heap tests.
+  * count its reads (`read_calls`): each allocates one small memoryview,
+    which a C block device (the ESP32's flash partition) would not, so a
+    heap figure of the code above it can leave them out; writes allocate
+    nothing unless traced or torn.
 """
-
-import gc
 
 
 class PowerCut(Exception):
@@ -39,8 +37,7 @@ class NorFlash:
         self.read_bytes = 0
         self.cut_at = -1  # operation index at which the power goes; -1: never
         self.trace = None  # a list to record (block, offset, bytes or None for erase)
-        self.count_alloc = False
-        self.own_alloc = 0  # heap bytes allocated inside readblocks/writeblocks
+        self.read_calls = 0
         self._view = memoryview(self.mem)
 
     def _step(self):
@@ -50,28 +47,20 @@ class NorFlash:
         return self.cut_at == self.ops - 1
 
     def readblocks(self, block, buf, offset=0):
-        before = gc.mem_alloc() if self.count_alloc else 0
         start = block * self.block_size + offset
         buf[:] = self._view[start : start + len(buf)]
         self.read_bytes += len(buf)
-        if self.count_alloc:
-            self.own_alloc += gc.mem_alloc() - before
+        self.read_calls += 1
 
     def writeblocks(self, block, buf, offset=None):
-        before = gc.mem_alloc() if self.count_alloc else 0
-        try:
-            self._write(block, buf, offset)
-        finally:
-            if self.count_alloc:
-                self.own_alloc += gc.mem_alloc() - before
-
-    def _write(self, block, buf, offset):
         if offset is None:  # basic protocol: whole blocks, erased first
             for i in range(len(buf) // self.block_size):
                 self.ioctl(6, block + i)
             offset = 0
         torn = self._step()
-        data = bytes(buf[: len(buf) // 2]) if torn else bytes(buf)
+        data = buf  # a copy only when it is kept or torn: an untraced write allocates nothing
+        if torn or self.trace is not None:
+            data = bytes(buf[: len(buf) // 2]) if torn else bytes(buf)
         self.program(block * self.block_size + offset, data)
         self.programmed += len(data)
         if self.trace is not None:

@@ -126,7 +126,7 @@ class Log:
         self.hint = (0, 0)  # (previous, newest) segment's first seq, kept in the counters
         self.last_end = 0  # last sequence number of the newest segment
         self.tip = 0
-        self._chain = rec.GENESIS  # chain(tip), once the record at _hash_from is hashed in
+        self._chain = bytearray(rec.CHAIN_SIZE)  # chain(tip), once buf[_hash_from:_hash_to] is in
         self._hash_from = 0  # the newest record, buf[_hash_from:_hash_to], if not hashed in yet
         self._hash_to = 0
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
@@ -136,18 +136,20 @@ class Log:
         (the next append, a seal, or the caller's maintain(), after the
         display): SHA-256 is the largest cost of a throw."""
         if self._hash_to:
-            self._chain = rec.chain_next(self._chain, self.buf, self._hash_from, self._hash_to)
+            # into the kept buffer: a new digest kept per throw would
+            # scatter long-lived objects over the heap and fragment it
+            self._chain[:] = rec.chain_next(self._chain, self.buf, self._hash_from, self._hash_to)
             self._hash_to = 0
         return self._chain
 
     @property
     def chain(self):
-        """chain(tip)."""
+        """chain(tip), in a buffer the log reuses: copy what you keep."""
         return self.hash_pending()
 
     @chain.setter
     def chain(self, value):
-        self._chain = value
+        self._chain[:] = value
         self._hash_to = 0
 
     def slot_path(self, seq):
@@ -354,7 +356,7 @@ class Log:
         write_file(self.segment_path(first), memoryview(self.buf)[: self.pending], self.seg_dir + "/new")
         self.segments.append(first)
         self.last_end = self.tip
-        self.pending_chain = self.chain
+        self.pending_chain = bytes(self.chain)
         self.pending = _HEADER
         return True
 

@@ -1,0 +1,39 @@
+# The whole flow's heap on micropython32 (the ESP32's word size, .mpy files),
+# driven from CPython by bench/run.py: boot on a 10,000-throw history in a
+# 1 MB LittleFS image (kept in a host file, outside the heap), 2,000 throws
+# with housekeeping, a power cut, a reboot (tests/mplib/flow.py).
+# Prints "name value unit target" lines.
+#
+# Issue 7 asks for 40 KB (goal 32 KB).  The firmware's .mpy bytecode loaded
+# into RAM is 38 KB of it (flow.import_kept_bytes); frozen into the firmware
+# image (firmware/manifest.py) it runs from flash instead.  The targets here
+# are what the .mpy build achieves, so a regression fails `make bench-check`.
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from mp import run_micropython, smallest_heap  # noqa: E402
+
+MPLIB = os.path.join(ROOT, "tests", "mplib")
+FLOW = os.path.join(MPLIB, "flow.py")
+HEAP = 96 * 1024  # an ESP32 without PSRAM leaves about 100 KB to the application
+
+
+def flow(image, heapsize):
+    out = run_micropython(FLOW, heapsize, (MPLIB,), script_args=["run", image, "2000"], port="esp32word")
+    return {line.split()[0]: int(line.split()[1]) for line in out.splitlines()}
+
+
+with tempfile.TemporaryDirectory() as folder:
+    image = os.path.join(folder, "flash.img")
+    run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "10000"], port="esp32word")
+    smallest = smallest_heap(
+        FLOW, low=32 * 1024, high=HEAP, step=1024, path=(MPLIB,), script_args=["run", image, "2000"]
+    )
+    figures = flow(image, HEAP)
+print("flow.smallest_heap_bytes %d B %d" % (smallest, 64 * 1024))
+print("flow.import_kept_bytes %d B 40960" % figures["flow.import_kept_bytes"])
+print("flow.booted_kept_bytes %d B 49152" % figures["flow.booted_kept_bytes"])
+print("flow.largest_free_block_bytes_at_96K %d B >=8192" % figures["flow.largest_free_block_bytes"])
