@@ -114,21 +114,28 @@ class Session:
     def throw(self, dice=None):
         """Roll (or take `dice`, six ints 1..6) for the seat on turn and log
         it; returns the batch, durable.  StoreFull: nothing changed."""
-        if not self.store.room():
-            raise StoreFull()
-        batch = self.game.throw(dice or self.dice.roll())
+        game = self._playing()
+        batch = game.throw(dice or self.dice.roll())
         self._append(batch)
         self.shown = batch
         return batch
 
     def void(self):
         """The referee voids the seat on turn (跳猴); returns the batch, durable."""
-        if not self.store.room():
-            raise StoreFull()
-        batch = self.game.void()
+        batch = self._playing().void()
         self._append(batch)
         self.shown = batch
         return batch
+
+    def _playing(self):
+        """The game on, if the log has room for its next record: StoreFull
+        (refused before the game changes), ValueError with no game on."""
+        game = self.game
+        if game is None or game.ended:
+            raise ValueError("no game in progress")
+        if not self.store.room():
+            raise StoreFull()
+        return game
 
     def _append(self, payload, game_start=False):
         try:
