@@ -5,6 +5,8 @@ import gc
 import sys
 import time
 
+from mp_heap import freed
+
 # A word is 4 bytes on the ESP32 and micropython32, 8 on the pinned 64-bit port.
 WORD = 8 if sys.maxsize > 2**32 else 4
 
@@ -19,26 +21,13 @@ import_bytes = gc.mem_alloc() - before
 from bobing.dice import Dice, SeededBytes  # noqa: E402
 from bobing.rules import Rules  # noqa: E402
 
-
-def garbage(make):
-    """(bytes allocated by make() and freed again, the object it made)."""
-    gc.collect()
-    gc.disable()
-    start = gc.mem_alloc()
-    made = make()
-    allocated = gc.mem_alloc() - start
-    gc.enable()
-    gc.collect()
-    return allocated - (gc.mem_alloc() - start), made
-
-
 rules = Rules("xiamen")
-new_game_garbage, game = garbage(lambda: Game(rules, 10))
+new_game_garbage, game = freed(lambda: Game(rules, 10))
 dice = Dice(SeededBytes(2024))
 for _ in range(40):  # mid-game: some prizes won, a 状元 standing or not
     game.throw(dice.roll())
 snapshot = game.snapshot()
-restore_garbage, _ = garbage(lambda: Game.from_snapshot(snapshot))
+restore_garbage, _ = freed(lambda: Game.from_snapshot(snapshot))
 
 # Whole 10-player games: time per throw with the collector on, as on the bowl,
 # then the bytes each throw allocates (the batch it returns, nothing else).

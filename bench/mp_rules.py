@@ -3,6 +3,8 @@
 import gc
 import time
 
+from mp_heap import freed
+
 # Heap kept by importing the rule package as deployed (.mpy, see bench/run.py).
 # Heap targets are for the ESP32's word size (micropython32, issue 7).
 gc.collect()
@@ -16,19 +18,7 @@ import_bytes = gc.mem_alloc() - before
 
 # Garbage left by building the rule set the bowl plays by: the option tables
 # are bytes, read in place, never parsed.
-def garbage(make):
-    """(bytes allocated by make() and freed again, the object it made)."""
-    gc.collect()
-    gc.disable()
-    start = gc.mem_alloc()
-    made = make()
-    allocated = gc.mem_alloc() - start
-    gc.enable()
-    gc.collect()
-    return allocated - (gc.mem_alloc() - start), made
-
-
-rules_garbage, rules = garbage(lambda: Rules("xiamen"))
+rules_garbage, rules = freed(lambda: Rules("xiamen"))
 flags = rules.flags
 
 THROWS = 46656

@@ -23,6 +23,22 @@ def garbage(fn):
         gc.enable()
 
 
+def freed(make):
+    """(bytes make() allocated that a collection frees again, what it made).
+
+    The garbage of building something kept: what the heap churns through,
+    not what it holds afterwards (see kept).
+    """
+    gc.collect()
+    gc.disable()
+    start = gc.mem_alloc()
+    made = make()
+    allocated = gc.mem_alloc() - start
+    gc.enable()
+    gc.collect()
+    return allocated - (gc.mem_alloc() - start), made
+
+
 def kept(fn):
     """Bytes of heap still held after fn() returns and a collection.
 
