@@ -62,6 +62,8 @@ class Store:
         self.counters = Counters(root)
         self.free = (0, 0, 0)  # free_blocks() as of the last housekeeping
         self.full = False  # the last seal found no room
+        self._remade = []  # slot folders recover() had to make again
+        self._stale = False  # recover() found a temp file a power cut left
 
     @property
     def seq(self):
