@@ -41,7 +41,7 @@ def calls_micropython(fn, module, seen=()):
         if name == "run_micropython":
             if not any(k.arg == "port" for k in node.keywords):
                 return True
-        elif name not in seen and inspect.isfunction(getattr(module, name, None)):
+        elif name and name not in seen and inspect.isfunction(getattr(module, name, None)):
             helper = getattr(module, name)
             if helper.__module__ == module.__name__ and calls_micropython(helper, module, (*seen, name)):
                 return True

@@ -129,7 +129,7 @@ def test_prizes_per_seat_are_what_the_seats_won():
             game.throw(roll())
         for seat in range(6):
             for tier in range(len(TIERS)):
-                won[seat][tier] += game.hold[seat * len(TIERS) + tier]
+                won[seat][tier] += game.holdings[seat * len(TIERS) + tier]
     worth = {"yixiu": 1, "erju": 2, "sijin": 4, "sanhong": 8, "duitang": 16, "zhuangyuan": 32}  # in 一秀
     for seat, report in zip(won, out["simulation"]["seats"], strict=True):
         assert report["tiers"] == pytest.approx({t: n / 200 for t, n in zip(TIERS, seat, strict=True)})
