@@ -55,11 +55,14 @@ class Session:
         boot = store.recover()
         broken = self._rebuild(boot, store.replay)
         self.issues = boot.issues
-        if boot.issues:
-            self._append(bytes([NOTE]) + "; ".join(boot.issues).encode()[:_NOTE_BYTES])
-        if broken and self.game is not None:
-            store.save_snapshot(self.game.snapshot())
-            self._snapshot_seq = store.seq
+        try:
+            if boot.issues:
+                self._append(bytes([NOTE]) + "; ".join(boot.issues).encode()[:_NOTE_BYTES])
+            if broken and self.game is not None:
+                store.save_snapshot(self.game.snapshot())
+                self._snapshot_seq = store.seq
+        except StoreFull:
+            pass  # a full flash: the issues are still on the screen, the log is intact
         return boot
 
     def _rebuild(self, boot, feed):
