@@ -75,12 +75,6 @@ def frame_into(buf, pos, seq, link, payload, game_start=False):
     return pos + 4
 
 
-def frame(seq, link, payload, game_start=False):
-    """The bytes of record `seq` (a new object: for the host and tests)."""
-    buf = bytearray(frame_size(len(payload)))
-    return bytes(buf[: frame_into(buf, 0, seq, link, payload, game_start)])
-
-
 def near_seq(low16, near):
     """The full sequence number ending in `low16` closest above `near` - 32768."""
     return near + ((low16 - near + 0x8000) & 0xFFFF) - 0x8000
