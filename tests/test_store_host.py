@@ -270,3 +270,29 @@ def test_ack_into_a_missing_folder_is_a_usage_error(tmp_path):
     make_store(tmp_path)
     with pytest.raises(UsageError, match="cannot write"):
         cli("log", "ack", "-o", str(tmp_path / "no" / "such" / "ack"), str(tmp_path))
+
+
+def test_a_bowl_keeps_one_id_for_life_so_its_records_never_merge_with_another(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    store, boot, _ = boot_store(first)
+    assert boot.issues == []  # a fresh bowl makes its id without a word
+    bowl_id = store.bowl_id
+    assert len(bowl_id) == 16 and int(bowl_id, 16) >= 0
+    store.append(b"x", game_start=True)
+    assert boot_store(first)[0].bowl_id == bowl_id
+    assert boot_store(second)[0].bowl_id != bowl_id
+
+
+@pytest.mark.parametrize("damage", [None, b"", b"0123456789ABCDEF", b"12345", b"\xff" * 16])
+def test_a_lost_or_damaged_bowl_id_is_replaced_and_reported(tmp_path, damage):
+    store = make_store(tmp_path, records=5)
+    old = store.bowl_id
+    path = tmp_path / "id"
+    if damage is None:
+        path.unlink()
+    else:
+        path.write_bytes(damage)
+    store, boot, _ = boot_store(tmp_path)
+    assert store.bowl_id != old and len(store.bowl_id) == 16
+    assert any(("new id %s" % store.bowl_id) in line for line in boot.issues)
+    assert boot_store(tmp_path)[0].bowl_id == store.bowl_id

@@ -7,10 +7,13 @@
     store.save_snapshot(state)          # every SNAPSHOT_EVERY records and at game end
     store.acknowledge(ack_bytes)        # the host's ack after a verified sync
     store.free_space_warning()          # None, or one line for the screen
+    store.bowl_id                       # 16 hex digits naming this bowl to the host
 
 bobing.session drives it exactly so; docs/storage.md explains the formats
 and why this order survives power cuts.
 """
+
+import os
 
 from bobing.store import record as rec
 from bobing.store.counters import Counters
@@ -24,11 +27,13 @@ from bobing.store.log import (
     free_blocks,
     read_file,
     remove,
+    write_file,
 )
 from bobing.store.snapshot import Snapshots
 from bobing.store.verify import Verifier
 
 SNAPSHOT_EVERY = 32  # records between snapshots: bounds what boot reads and replays
+_HEX = b"0123456789abcdef"
 
 
 class Recovery:
@@ -64,6 +69,7 @@ class Store:
         self.full = False  # the last seal found no room
         self._remade = []  # slot folders recover() had to make again
         self._stale = False  # recover() found a temp file a power cut left
+        self.bowl_id = ""  # set by recover(): names this bowl's records in the host's database
 
     @property
     def seq(self):
@@ -82,11 +88,29 @@ class Store:
         self._stale = self.snapshots.remove_temp() or self._stale
         self.snapshots.load(boot.issues)
         counters.load(boot.issues)
+        self._load_bowl_id(boot.issues, counters.generation == 0)
         log.hint = (counters.prev_segment, counters.newest_segment)
         self._start(boot)
         if boot.state is None and counters.game and self.snapshots.damaged:
             boot.issues.append("no intact snapshot: the game is replayed from record %d" % counters.game)
         return boot
+
+    def _load_bowl_id(self, issues, fresh):
+        """Read the file `id` (16 lowercase hex digits), or make it from
+        os.urandom when missing or damaged: written once, at first boot, so a
+        host tells many bowls' records apart in one database."""
+        path = self.root + "/id"
+        data = read_file(path)
+        if data and len(data) == 16 and all(c in _HEX for c in data):
+            self.bowl_id = data.decode()
+            return
+        self.bowl_id = "".join("%02x" % b for b in os.urandom(8))
+        if data or not fresh:
+            issues.append("bowl id %s: new id %s" % ("damaged" if data else "missing", self.bowl_id))
+        try:
+            write_file(path, self.bowl_id.encode(), path + ".tmp")
+        except StoreFull:
+            issues.append("bowl id not saved: flash full")
 
     def _start(self, boot):
         """Where replay starts: the newest intact snapshot, else the current
