@@ -96,7 +96,7 @@ PHRASES = """\
 171|轮空|lún kōng|skips this turn
 172|夺自|duó zì|taken from"""
 
-CAPACITY = const(255)  # clips in one announcement: a 20-player game end fits
+CAPACITY = const(255)  # clips in one announcement: a 20-player, 8-set game end needs ~220
 
 _NO_SEAT = const(255)
 _ZY = const(5)
