@@ -27,8 +27,9 @@ import wave
 from concurrent.futures import ThreadPoolExecutor
 
 from app import speech
-from bobing.names import KIND_NAMES, TIER_NAMES
 from display.texts import TEXTS
+
+from bobing.names import KIND_NAMES, TIER_NAMES
 from host_tools.cli import UsageError
 
 # folder: (name, espeak-ng voice, which of (汉字, pinyin, English) it reads)
@@ -53,7 +54,13 @@ def register(sub):
         help="human recordings laid out like the card (DIR/01/007.wav): each replaces its clip",
     )
     p.add_argument("--clips", metavar="LIST", help="only these clips, e.g. 1-10,101 (default: all)")
-    p.add_argument("--jobs", type=jobs_count, default=os.cpu_count() or 1, metavar="N", help="clips made at once (default: one per CPU)")
+    p.add_argument(
+        "--jobs",
+        type=jobs_count,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="clips made at once (default: one per CPU)",
+    )
     p.set_defaults(run=run)
 
 
@@ -144,7 +151,9 @@ def find_recordings(root):
 def _tool(name, package):
     path = shutil.which(name)
     if path is None:
-        raise UsageError("%s not found: install the Debian package %s (apt-get install %s)" % (name, package, package))
+        raise UsageError(
+            "%s not found: install the Debian package %s (apt-get install %s)" % (name, package, package)
+        )
     return path
 
 
@@ -159,7 +168,9 @@ def _synthesize(espeak, lame, voice, text, target):
         padded = os.path.join(tmp, "padded.wav") if lame else target
         with wave.open(padded, "wb") as dst:
             dst.setparams(params)
-            dst.writeframes(b"\0" * (params.sampwidth * params.nchannels * params.framerate * LEAD_IN_MS // 1000))
+            dst.writeframes(
+                b"\0" * (params.sampwidth * params.nchannels * params.framerate * LEAD_IN_MS // 1000)
+            )
             dst.writeframes(frames)
         if lame:
             _encode(lame, padded, target)
@@ -183,17 +194,20 @@ def _recorded(lame, source, target):
 
 
 def build(out_dir, clips, wav=False, recordings=None, jobs=1):
-    """Write the card into out_dir (made through a temporary folder beside it, so
-    a failure leaves out_dir as it was); returns the manifest."""
+    """Write the card into out_dir; a failure leaves out_dir as it was (or absent).
+    Returns the manifest."""
     table = phrases()
     espeak = _tool("espeak-ng", "espeak-ng")
     lame = None if wav else _tool("lame", "lame")
     ext = ".wav" if wav else ".mp3"
     recorded = find_recordings(recordings) if recordings else {}
     folders = sorted(set(LANGUAGES) | {folder for folder, _ in recorded})
-    parent = os.path.dirname(os.path.abspath(out_dir))
-    os.makedirs(parent, exist_ok=True)
-    work = tempfile.mkdtemp(prefix=".voice-", dir=parent)
+    created = not os.path.exists(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    # built in a hidden folder inside out_dir (the same file system, often the card itself),
+    # moved into place only once every clip is made
+    work = tempfile.mkdtemp(prefix=".voice-", dir=out_dir)
+    done = False
     try:
         manifest = {
             "format": ext[1:],
@@ -229,7 +243,6 @@ def build(out_dir, clips, wav=False, recordings=None, jobs=1):
         with open(os.path.join(work, "manifest.json"), "w", encoding="utf-8") as f:
             json.dump(manifest, f, ensure_ascii=False, indent=1)
             f.write("\n")
-        os.makedirs(out_dir, exist_ok=True)
         for name in sorted(os.listdir(work)):
             source = os.path.join(work, name)
             if os.path.isdir(source):
@@ -238,11 +251,16 @@ def build(out_dir, clips, wav=False, recordings=None, jobs=1):
                     os.replace(os.path.join(source, file_name), os.path.join(out_dir, name, file_name))
             else:
                 os.replace(source, os.path.join(out_dir, name))
+        done = True
         return manifest
     except subprocess.CalledProcessError as e:
-        raise UsageError("%s failed: %s" % (os.path.basename(e.cmd[0]), (e.stderr or b"").decode().strip())) from None
+        raise UsageError(
+            "%s failed: %s" % (os.path.basename(e.cmd[0]), (e.stderr or b"").decode().strip())
+        ) from None
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        if created and not done:
+            shutil.rmtree(out_dir, ignore_errors=True)
 
 
 def run(args):
@@ -261,5 +279,8 @@ def run(args):
     )
     for folder, info in manifest["folders"].items():
         if info["missing"]:
-            print("folder %s (%s): no recording for clip %s" % (folder, info["language"], ", ".join(map(str, info["missing"]))))
+            print(
+                "folder %s (%s): no recording for clip %s"
+                % (folder, info["language"], ", ".join(map(str, info["missing"])))
+            )
     return 0

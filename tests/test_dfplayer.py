@@ -238,7 +238,9 @@ print(module.played, ticks[0] > 20)
     assert out.split("\n")[0] == "[(1, 3), (1, 4), (1, 5)] True"
 
 
-@pytest.mark.parametrize("bad", ["player.volume(31)", "player.say(b'\\x01', 1, 0)", "player.say(b'\\x01', 1, 100)"])
+@pytest.mark.parametrize(
+    "bad", ["player.volume(31)", "player.say(b'\\x01', 1, 0)", "player.say(b'\\x01', 1, 100)"]
+)
 def test_out_of_range_settings_are_refused(bad):
     out = run_micropython(
         """

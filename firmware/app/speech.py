@@ -24,11 +24,11 @@ to another seat (the 状元 handed over at the end, a 追 take) name it first.
 A count is said only when it is more than one.
 """
 
+from display import texts as tx
 from micropython import const
 
 from bobing import events as ev
 from bobing.classify import KIND_SIJIN, KIND_WUZI, TIER_ERJU, TIER_YIXIU, classify, kind_of, tiers_of
-from display import texts as tx
 
 # Languages: the card folder of each.  Folders 04..99 are free for more
 # (human recordings, e.g. Hokkien, the Xiamen tongue: docs/accessibility.md).

@@ -23,9 +23,9 @@ slower.  Nothing is allocated after construction: the frame and the queue
 are bytearrays built once.
 """
 
-from micropython import const
-
 import asyncio
+
+from micropython import const
 
 CMD_PLAY_FOLDER = const(0x0F)  # PARAM_H: folder 1..99, PARAM_L: file 1..255
 CMD_VOLUME = const(0x06)  # PARAM_L: 0..30

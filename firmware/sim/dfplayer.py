@@ -14,9 +14,8 @@ clip, as on the module; with fitted=False BUSY stays high (the pull-up) and
 nothing plays, which is the bowl without a module.
 """
 
-from micropython import const
-
 from board.dfplayer import CMD_PLAY_FOLDER, CMD_STOP, CMD_VOLUME, MAX_FILE, MAX_FOLDER, MAX_VOLUME, checksum
+from micropython import const
 
 START_MS = const(100)  # play command -> BUSY low on the module
 CLIP_MS = const(500)  # a short spoken word

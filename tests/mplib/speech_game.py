@@ -11,11 +11,12 @@ import json
 
 from app import speech
 from board.dfplayer import DFPlayer
+from sim.dfplayer import SimDFPlayer
+from speech_decode import Listener
+
 from bobing.dice import Dice, SeededBytes
 from bobing.game import Game, starter_dice_count, starter_seat
 from bobing.rules import Rules
-from sim.dfplayer import SimDFPlayer
-from speech_decode import Listener
 
 STEP_MS = 20
 
@@ -80,7 +81,9 @@ class Chain:
         self.heard.append(clips)
 
 
-def play(preset, options, players, sets, seed, specials, special_every, void_every, language, max_throws=3000):
+def play(
+    preset, options, players, sets, seed, specials, special_every, void_every, language, max_throws=3000
+):
     """The game through the chain; (game, Listener after hearing it all)."""
     game = new_game(preset, options, players, sets)
     chain = Chain(language)
