@@ -76,6 +76,9 @@ T_LARGE_TEXT = const(62)
 T_STARTS = const(63)
 T_SHARED = const(64)
 T_PRIZE_LABELS = const(65)
+T_TITLE = const(66)
+T_VERSION = const(67)
+T_BOARD = const(68)
 
 TEXTS = (
     ("按键掷骰", "àn jiàn zhì tóu", "Press to throw"),
@@ -144,4 +147,7 @@ TEXTS = (
     ("先掷", "xiān zhì", "starts"),
     ("共享", "gòng xiǎng", "shared"),
     ("奖品名称", "jiǎng pǐn míng chēng", "Prize names"),
+    ("博饼", "bó bǐng", "Bobing: the Mid-Autumn dice game"),
+    ("版本", "bǎn běn", "Version"),
+    ("主板", "zhǔ bǎn", "Board"),
 )

@@ -1,0 +1,180 @@
+"""Bitmap fonts read from flash one glyph at a time, and Chinese line breaking.
+
+A font is a file of tools/make_fonts.py (its docstring gives the layout),
+kept in display/fonts/.  Only its index (3 bytes per glyph: code point and
+advance) is held in the heap; a glyph is read on demand into one buffer per
+font, which a MONO_HLSB FrameBuffer wraps once, so drawing a character
+allocates nothing.  Why a file and not a module of bytes constants: an .mpy
+module's bytes land in the heap when imported from a filesystem (frozen ones
+stay in flash, but the sim and the heap tests run .mpy files), and the
+48 px font alone is 83 KB.
+
+FONT_DIR is display/fonts beside this module; when the module was compiled
+elsewhere (build/mpy holds .mpy files only), the BOBING_FONTS environment
+variable names the folder (unix port), or the caller sets FONT_DIR first.
+"""
+
+import framebuf
+
+try:
+    from os import getenv
+except ImportError:  # the ESP32 has no environment
+    getenv = None
+
+
+def _folder():
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    folder = here + "/fonts"
+    try:
+        open(folder + "/f12.bin", "rb").close()
+        return folder
+    except OSError:
+        pass
+    named = getenv("BOBING_FONTS") if getenv else None
+    return named or folder
+
+
+FONT_DIR = _folder()
+
+
+class Font:
+    """One font file: `height` px cells, glyphs looked up by code point.
+
+    draw() blits a glyph onto any FrameBuffer (RGB565 or MONO_VLSB) through a
+    palette, so one font serves both display classes.
+    """
+
+    def __init__(self, name):
+        self.file = open(FONT_DIR + "/" + name + ".bin", "rb")
+        head = self.file.read(8)
+        if head[:4] != b"BBF1":
+            raise ValueError("%s is not a font file" % name)
+        self.height = head[4]
+        self._stride = head[5]
+        self._count = head[6] | head[7] << 8
+        self._index = self.file.read(self._count * 3)  # code points, then advances
+        self._body = 8 + self._count * 3
+        self._glyph_bytes = self.height * self._stride
+        self._buf = bytearray(self._glyph_bytes)
+        self.glyph = framebuf.FrameBuffer(self._buf, self._stride * 8, self.height, framebuf.MONO_HLSB)
+        self._loaded = -1
+
+    def find(self, code):
+        """Glyph number of a code point, or -1 when the font lacks it."""
+        index = self._index
+        lo, hi = 0, self._count - 1
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            c = index[2 * mid] | index[2 * mid + 1] << 8
+            if c == code:
+                return mid
+            if c < code:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return -1
+
+    def advance(self, code):
+        """Width in px of a code point (a missing one counts as a space)."""
+        i = self.find(code)
+        if i < 0:
+            i = self.find(32)
+        return self._index[2 * self._count + i]
+
+    def load(self, code):
+        """Read a glyph into self.glyph; returns its advance (px), or -1 if missing."""
+        i = self.find(code)
+        if i < 0:
+            return -1
+        if i != self._loaded:
+            self.file.seek(self._body + i * self._glyph_bytes)
+            self.file.readinto(self._buf)
+            self._loaded = i
+        return self._index[2 * self._count + i]
+
+    def width(self, s, start=0, end=-1):
+        """Width in px of s[start:end] (end -1: to the end)."""
+        if end < 0:
+            end = len(s)
+        w = 0
+        for i in range(start, end):
+            w += self.advance(ord(s[i]))
+        return w
+
+    def draw(self, fb, s, x, y, palette, key, start=0, end=-1):
+        """Draw s[start:end] on fb with its cells' top at y; returns the x after it.
+
+        palette: a 2x1 FrameBuffer of fb's format (background, ink); pixels
+        equal to `key` after the palette are left untouched (-1: none).
+        """
+        if end < 0:
+            end = len(s)
+        for i in range(start, end):
+            adv = self.load(ord(s[i]))
+            if adv < 0:
+                adv = self.advance(32)
+            elif s[i] != " ":
+                fb.blit(self.glyph, x, y, key, palette)
+            x += adv
+        return x
+
+
+def is_wide(ch):
+    """Whether a character is a CJK ideograph or fullwidth sign: a line may break beside it."""
+    return ord(ch) >= 0x2E80
+
+
+def break_lines(font, s, width, starts):
+    """Break s into lines at most `width` px wide; fills `starts` with each line's start.
+
+    Returns the number of lines; line k is s[starts[k]:starts[k + 1]]
+    (starts[count] = len(s)).  Chinese has no spaces: a line may break
+    between two ideographs, and at a space, never inside a Latin word (a
+    word wider than a line is cut).  Lines are balanced: 7 characters in
+    two lines break 4 + 3, so 五子登科带一秀 reads 五子登科 / 带一秀, not
+    five and two.  `starts` is a caller's list, long enough (len(s) + 1).
+    """
+    total = font.width(s)
+    n = 1
+    while True:
+        count = _fill(font, s, width, starts, (total + n - 1) // n)
+        if count <= n or n >= len(s):
+            return count
+        n += 1
+
+
+def _fill(font, s, width, starts, target):
+    # greedy lines, each closed at the last break before `target` px (or `width`)
+    count = 0
+    starts[0] = 0
+    i = 0
+    n = len(s)
+    while i < n:
+        while i < n and s[i] == " ":  # a line never starts with a space
+            i += 1
+        if i >= n:
+            break
+        starts[count] = i
+        count += 1
+        w = 0
+        last_break = -1
+        j = i
+        while j < n:
+            adv = font.advance(ord(s[j]))
+            if w + adv > width:
+                break
+            if j > i and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
+                last_break = j
+            w += adv
+            j += 1
+            if w >= target and j < n and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
+                last_break = j
+                break
+        if j >= n:
+            i = n
+        elif last_break > i:
+            i = last_break
+        else:
+            i = j if j > i else i + 1
+    starts[count] = n
+    return count
