@@ -1,6 +1,7 @@
 """`make screenshots`: a PNG of every screen, both display classes, into docs/screens/.
 
 Usage: python tools/screenshots.py [OUT]   (default docs/screens)
+       python tools/screenshots.py --golden  (tests/golden/{color,mono}/, 1 px a pixel)
 
 Runs in two halves.  Under MicroPython (the unix port, run by the CPython
 half on this same file), scenes() draws every screen through the shipped
@@ -163,20 +164,28 @@ CLASSES = (("color", "st7789", 2), ("mono", "ssd1306", 4))
 
 
 def main(argv=None):
+    """Screenshots into OUT (default docs/screens); --golden: the golden images, 1 px a pixel."""
     import tempfile
 
     from PIL import Image
 
     argv = sys.argv[1:] if argv is None else argv
-    out = argv[0] if argv else os.path.join(ROOT, "docs", "screens")
-    os.makedirs(out, exist_ok=True)
+    golden = "--golden" in argv
+    argv = [a for a in argv if a != "--golden"]
+    out = argv[0] if argv else os.path.join(ROOT, "tests", "golden") if golden else os.path.join(ROOT, "docs", "screens")
     for cls, kind, scale in CLASSES:
+        folder = os.path.join(out, cls) if golden else out
+        os.makedirs(folder, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             for name in run_dump(kind, tmp):
                 img = image(load(os.path.join(tmp, name + ".gls")))
-                img = img.resize((img.width * scale, img.height * scale), Image.NEAREST)
-                img.save(os.path.join(out, "%s_%s.png" % (cls, name)), optimize=True)
-                print("%s_%s.png" % (cls, name))
+                if golden:
+                    path = os.path.join(folder, name + ".png")
+                else:
+                    img = img.resize((img.width * scale, img.height * scale), Image.NEAREST)
+                    path = os.path.join(folder, "%s_%s.png" % (cls, name))
+                img.save(path, optimize=True)
+                print(os.path.relpath(path, ROOT))
     return 0
 
 
