@@ -8,8 +8,8 @@ break after 五子登科 onto a second 48 px line; both panels are portrait
 glass, so no row/column exchange is needed.
 
 A full RGB565 frame is 150 KB, more than the heap: the screen is drawn as
-full-width bands, 16 rows at a time, and as six die windows, all through one
-7,680-byte buffer built once (docs/screens.md has the figures).  A screen is
+full-width bands, 8 rows at a time, and as six die windows (half a die at
+a time), all through one 3,844-byte buffer built once (docs/screens.md has the figures).  A screen is
 a stack of bands:
 
     y   0.. 29  header: seat, title or a notice()
@@ -51,7 +51,7 @@ NOTICE_INK = rgb(40, 0, 0)
 
 W = const(240)
 H = const(320)
-_STRIP = const(16)  # rows a band is drawn in at once
+_STRIP = const(8)  # rows a band is drawn in at once: 240 x 8 x 2 = 3,840 bytes
 DIE = const(62)
 _DIE_TOP = const(30)
 _TRAY_H = const(130)  # two rows of dice and the gap
@@ -64,7 +64,7 @@ _INT = const(1)
 _DIE_ITEM = const(2)
 _RECT = const(3)
 _DOT = const(4)
-_MAX_ITEMS = const(24)
+_MAX_ITEMS = const(16)
 
 _END_TEXTS = (
     texts.T_GAME_OVER,
@@ -80,7 +80,7 @@ class ColorScreen:
 
     def __init__(self, panel):
         self.panel = panel
-        scratch = bytearray(W * _STRIP * 2)
+        scratch = bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)  # 3,844 bytes, shared by all
         mv = memoryview(scratch)
         self._band_fb = framebuf.FrameBuffer(scratch, W, _STRIP, framebuf.RGB565)
         self._rows = [mv[: 2 * W * n] for n in range(_STRIP + 1)]

@@ -35,6 +35,7 @@ def _folder():
 
 
 FONT_DIR = _folder()
+_shared_codes = None  # make_fonts gives every font the same characters: one table serves all
 
 
 class Font:
@@ -52,16 +53,39 @@ class Font:
         self.height = head[4]
         self._stride = head[5]
         self._count = head[6] | head[7] << 8
-        self._index = self.file.read(self._count * 3)  # code points, then advances
         self._body = 8 + self._count * 3
         self._glyph_bytes = self.height * self._stride
-        self._buf = bytearray(self._glyph_bytes)
+        self._buf = bytearray(max(self._glyph_bytes, 32))
+        self._codes = self._code_table()
+        self.file.seek(8 + 2 * self._count)
+        self._advances = self.file.read(self._count)
         self.glyph = framebuf.FrameBuffer(self._buf, self._stride * 8, self.height, framebuf.MONO_HLSB)
         self._loaded = -1
 
+    def _code_table(self):
+        # the shared table if this font's is the same, else its own
+        global _shared_codes
+        n = 2 * self._count
+        shared = _shared_codes
+        if shared is not None and len(shared) == n:
+            buf = memoryview(self._buf)[:32]
+            pos = 0
+            while pos < n:
+                got = self.file.readinto(buf)
+                if not got or buf[: min(got, n - pos)] != shared[pos : pos + min(got, n - pos)]:
+                    break
+                pos += got
+            if pos >= n:
+                return shared
+            self.file.seek(8)
+        own = self.file.read(n)
+        if shared is None:
+            _shared_codes = own
+        return own
+
     def find(self, code):
         """Glyph number of a code point, or -1 when the font lacks it."""
-        index = self._index
+        index = self._codes
         lo, hi = 0, self._count - 1
         while lo <= hi:
             mid = (lo + hi) >> 1
@@ -79,7 +103,7 @@ class Font:
         i = self.find(code)
         if i < 0:
             i = self.find(32)
-        return self._index[2 * self._count + i]
+        return self._advances[i]
 
     def load(self, code):
         """Read a glyph into self.glyph; returns its advance (px), or -1 if missing."""
@@ -90,7 +114,7 @@ class Font:
             self.file.seek(self._body + i * self._glyph_bytes)
             self.file.readinto(self._buf)
             self._loaded = i
-        return self._index[2 * self._count + i]
+        return self._advances[i]
 
     def width(self, s, start=0, end=-1):
         """Width in px of s[start:end] (end -1: to the end)."""
