@@ -53,7 +53,7 @@ def showable_strings():
     """Every string a screen can draw, but the layouts' ASCII literals and numbers."""
     texts, names, rules = _firmware_modules()
     out = []
-    for entry in texts.TEXTS + names.KIND_NAMES + names.TIER_NAMES:
+    for entry in tuple(texts.TEXTS) + names.KIND_NAMES + names.TIER_NAMES:
         out.extend(entry)
     for extra in (names._WITH_YIXIU, names._WITH_ERJU):
         out.extend(extra)

@@ -7,6 +7,8 @@ sent to an SH1106) shows here as it would on the glass.
 
 Quick use:
     from sim import panels
+    panel = panels.panel("devkit")                  # a board profile's driver (devkit, cyd, oled);
+    glass = panel.glass                             #   colour glass in a file (see below)
     screen, glass = panels.color_screen("st7789")   # display.color.ColorScreen, ready
     screen, glass = panels.mono_screen("ssd1306")   # display.mono.MonoScreen ("sh1106" too)
     panel, glass = panels.color_panel("ili9341")    # the driver alone
@@ -541,3 +543,32 @@ def mono_screen(kind="ssd1306"):
 
     panel, glass = mono_panel(kind)
     return MonoScreen(panel), glass
+
+
+# The panel each board profile drives (board/devkit.py, cyd.py, oled.py).
+PROFILES = {"devkit": "st7789", "cyd": "ili9341", "oled": "ssd1306"}
+
+
+def panel(profile, path=None):
+    """The emulated driver of a board profile ("devkit", "cyd", "oled"), its glass as .glass.
+
+    A colour glass lives in the file `path` (out of the heap: the sim runs at the
+    ESP32's heap size); by default in a file of /tmp that is unlinked at once,
+    so it is private and vanishes with the process.  The mono one is a bytearray.
+    """
+    if profile not in PROFILES:
+        raise ValueError("no board profile %r (choose devkit, cyd or oled)" % profile)
+    kind = PROFILES[profile]
+    if kind == "ssd1306":
+        driver, glass = mono_panel(kind)
+    else:
+        import os
+
+        private = path is None
+        if private:
+            path = "/tmp/bobing-glass-%s-%s" % (profile, "".join("%02x" % b for b in os.urandom(6)))
+        driver, glass = color_panel(kind, path)
+        if private:
+            os.remove(path)
+    driver.glass = glass
+    return driver
