@@ -29,7 +29,7 @@ from micropython import const
 from bobing import names
 from display import texts
 from display.dice import draw_die
-from display.font import Font, break_lines
+from display.font import Font, break_lines, line_end
 
 
 def rgb(r, g, b):
@@ -177,9 +177,9 @@ class ColorScreen:
 
     def _lines(self, font, s, y, color, most):
         """Queue s broken into centred lines (at most `most`); returns the height used."""
-        count = min(most, break_lines(font, s, W, self._starts))
+        count = min(most, break_lines(font, s, W, self._starts, most))
         for k in range(count):
-            self._text(font, s, -1, y + k * font.height, color, self._starts[k], self._starts[k + 1])
+            self._text(font, s, -1, y + k * font.height, color, self._starts[k], line_end(s, self._starts, k))
         return count * font.height
 
     # ---- the bands every screen is built of ----
@@ -225,8 +225,9 @@ class ColorScreen:
         p = self.panel
         for row in range(2):
             y = _DIE_TOP + row * (DIE + 6)
-            for col in range(4):
+            for col in range(3):
                 p.fill(col * (DIE + gap), y, gap, DIE, BG)
+            p.fill(3 * (DIE + gap), y, W - 3 * (DIE + gap), DIE, BG)  # the right margin takes the odd px
         p.fill(0, _DIE_TOP + DIE, W, 6, BG)
         p.fill(0, _DIE_TOP + _TRAY_H, W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
 
@@ -274,15 +275,15 @@ class ColorScreen:
         h = self._lines(self.big, t[0], y, GOLD, 2)
         self._text(self.small, t[1 + self.visitor], -1, y + h, SOFT)
         y = self._band(y, h + self.small.height, BG)
+        # players, and the rule preset at the right (an ASCII name: xiamen, folk, competition)
         self._pair(texts.T_PLAYERS, y, INK, 8)
-        self._int(self.mid, players, -(W - 8), y, INK)
-        y = self._band(y, _ROW_H, BG)
-        self._pair(texts.T_RULES, y, INK, 8)
+        self._int(self.mid, players, 16 + self.mid.width(texts.TEXTS[texts.T_PLAYERS][0]), y, GOLD)
         from bobing.rules import PRESETS
 
         name = PRESETS[preset] if 0 <= preset < len(PRESETS) else "?"
-        self._text(self.mid, name, W - 8 - self.mid.width(name), y, INK)
-        self._rest(self._band(y, _ROW_H, BG))
+        self._text(self.mid, name, W - 8 - self.mid.width(name), y + 10, GOLD)
+        self._left_shown = False
+        self._band(y, H - y, BG)
 
     def turn(self, seat, players, remaining, zy_seat, zy_faces):
         self._header(texts.T_TURN, -1, INK)
@@ -325,7 +326,7 @@ class ColorScreen:
         award_names = names.award_names(award)
         h = self._lines(self.big, award_names[0], y, GOLD, 2)
         self._text(self.small, award_names[1 + self.visitor], -1, y + h, SOFT)
-        y = self._band(y, h + self.small.height + 2, BG)
+        y = self._band(y, h + self.small.height, BG)
         if won_tier >= 0:
             w = self._text(self.mid, texts.TEXTS[texts.T_WON][0], 8, y, INK)
             tier = names.TIER_NAMES[won_tier]

@@ -148,27 +148,38 @@ def is_wide(ch):
     return ord(ch) >= 0x2E80
 
 
-def break_lines(font, s, width, starts):
+def break_lines(font, s, width, starts, most=8):
     """Break s into lines at most `width` px wide; fills `starts` with each line's start.
 
-    Returns the number of lines; line k is s[starts[k]:starts[k + 1]]
+    Returns the number of lines; line k is s[starts[k]:line_end(s, starts, k)]
     (starts[count] = len(s)).  Chinese has no spaces: a line may break
-    between two ideographs, and at a space, never inside a Latin word (a
-    word wider than a line is cut).  Lines are balanced: 7 characters in
+    between two ideographs, and at a space (preferred: 跳猴 本轮作废? breaks
+    after 跳猴), never inside a Latin word (a word wider than a line is cut).  Lines are balanced: 7 characters in
     two lines break 4 + 3, so 五子登科带一秀 reads 五子登科 / 带一秀, not
-    five and two.  `starts` is a caller's list, long enough (len(s) + 1).
+    five and two.  With more than `most` lines needed, the first `most`
+    lines are filled as full as they go (the caller shows those).  `starts`
+    is a caller's list, long enough (len(s) + 1).
     """
     total = font.width(s)
     n = 1
     while True:
-        count = _fill(font, s, width, starts, (total + n - 1) // n)
-        if count <= n or n >= len(s):
+        count = _fill(font, s, width, starts, (total + n - 1) // n, n)
+        if count <= n or n >= len(s) or n >= most:
             return count
         n += 1
 
 
-def _fill(font, s, width, starts, target):
-    # greedy lines, each closed at the last break before `target` px (or `width`)
+def line_end(s, starts, k):
+    """Where line k of break_lines ends, its trailing spaces left out."""
+    end = starts[k + 1]
+    while end > starts[k] and s[end - 1] == " ":
+        end -= 1
+    return end
+
+
+def _fill(font, s, width, starts, target, wanted):
+    # greedy lines, each closed at the first break past `target` px (the last
+    # of the `wanted` lines takes all it can), or before `width`
     count = 0
     starts[0] = 0
     i = 0
@@ -182,20 +193,29 @@ def _fill(font, s, width, starts, target):
         count += 1
         w = 0
         last_break = -1
+        last_space = -1
         j = i
         while j < n:
             adv = font.advance(ord(s[j]))
             if w + adv > width:
+                if s[j] == " ":
+                    last_space = j
                 break
             if j > i and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
                 last_break = j
+                if s[j] == " ":
+                    last_space = j
             w += adv
             j += 1
-            if w >= target and j < n and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
+            if w >= target and count < wanted and j < n and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
                 last_break = j
+                if s[j] == " ":
+                    last_space = j
                 break
         if j >= n:
             i = n
+        elif last_space > i:  # a space is where the sentence itself pauses
+            i = last_space
         elif last_break > i:
             i = last_break
         else:

@@ -22,7 +22,7 @@ from micropython import const
 from bobing import names
 from display import texts
 from display.dice import draw_die
-from display.font import Font, break_lines
+from display.font import Font, break_lines, line_end
 
 W = const(128)
 H = const(64)
@@ -92,9 +92,9 @@ class MonoScreen:
         return texts.TEXTS[n][1 + self.visitor]
 
     def _lines(self, font, s, y, most):
-        count = min(most, break_lines(font, s, W, self._starts))
+        count = min(most, break_lines(font, s, W, self._starts, most))
         for k in range(count):
-            self._text(font, s, -1, y + k * font.height, False, self._starts[k], self._starts[k + 1])
+            self._text(font, s, -1, y + k * font.height, False, self._starts[k], line_end(s, self._starts, k))
         return count * font.height
 
     def _dice(self, faces):
