@@ -66,8 +66,9 @@ def test_every_character_of_the_tables_is_counted_as_showable():
     import sys
 
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    from bobing import names
     from display import texts
+
+    from bobing import names
 
     shown = "".join(make_fonts().showable_strings())
     for n in range(len(texts.TEXTS)):

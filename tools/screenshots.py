@@ -172,7 +172,13 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     golden = "--golden" in argv
     argv = [a for a in argv if a != "--golden"]
-    out = argv[0] if argv else os.path.join(ROOT, "tests", "golden") if golden else os.path.join(ROOT, "docs", "screens")
+    out = (
+        argv[0]
+        if argv
+        else os.path.join(ROOT, "tests", "golden")
+        if golden
+        else os.path.join(ROOT, "docs", "screens")
+    )
     for cls, kind, scale in CLASSES:
         folder = os.path.join(out, cls) if golden else out
         os.makedirs(folder, exist_ok=True)

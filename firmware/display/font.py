@@ -207,7 +207,12 @@ def _fill(font, s, width, starts, target, wanted):
                     last_space = j
             w += adv
             j += 1
-            if w >= target and count < wanted and j < n and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
+            if (
+                w >= target
+                and count < wanted
+                and j < n
+                and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1]))
+            ):
                 last_break = j
                 if s[j] == " ":
                     last_space = j
