@@ -91,7 +91,7 @@ class ColorScreen:
         self.mid = Font("f24")
         self.small = Font("f16")
         self.tiny = Font("f12")
-        self._items = [[0] * 8 for _ in range(_MAX_ITEMS)]
+        self._items = [[0] * 8 for _ in range(_MAX_ITEMS)]  # type: list  # kind, then fonts, strings, ints
         self._n = 0
         self._starts = [0] * 24
         self._faces = bytearray(6)  # the dice on the panel; 0: blank, 255: unknown

@@ -16,11 +16,6 @@ variable names the folder (unix port), or the caller sets FONT_DIR first.
 
 import framebuf
 
-try:
-    from os import getenv
-except ImportError:  # the ESP32 has no environment
-    getenv = None
-
 
 def _folder():
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -30,8 +25,11 @@ def _folder():
         return folder
     except OSError:
         pass
-    named = getenv("BOBING_FONTS") if getenv else None
-    return named or folder
+    try:
+        from os import getenv
+    except ImportError:  # the ESP32 has no environment
+        return folder
+    return getenv("BOBING_FONTS") or folder
 
 
 FONT_DIR = _folder()

@@ -348,7 +348,7 @@ class MonoGlass:
         self.powered = kind == "sh1106"  # its DC-DC converter is on after reset
         self.col, self.page = 0, 0
         self.c0, self.c1, self.p0, self.p1 = 0, self.columns - 1, 0, 7
-        self._pending = None
+        self._pending = []  # type: list
         self._need = 0
 
     # the I2C side
@@ -480,12 +480,12 @@ def load(path):
             raise ValueError("%s is not a saved glass" % path)
         kind = head[4:].strip().decode()
         if kind in _MIPI_QUIET:
-            glass = MipiGlass(kind)
-            glass._restore(f.read(4), f)
-        else:
-            glass = MonoGlass(kind)
-            glass._restore(f.read(5), f)
-    return glass
+            color = MipiGlass(kind)
+            color._restore(f.read(4), f)
+            return color
+        mono = MonoGlass(kind)
+        mono._restore(f.read(5), f)
+        return mono
 
 
 def _memory(path):
@@ -507,10 +507,12 @@ def color_panel(kind="st7789", path=None):
     """(driver, glass): display.st7789.ST7789 or display.ili9341.ILI9341 on an emulated panel."""
     spi, dc, cs, rst, glass = color_bus(kind, path)
     if kind == _ST7789:
-        from display.st7789 import ST7789 as Driver
-    else:
-        from display.ili9341 import ILI9341 as Driver
-    return Driver(spi, dc, cs, rst, sleep_ms=_no_wait), glass
+        from display.st7789 import ST7789
+
+        return ST7789(spi, dc, cs, rst, sleep_ms=_no_wait), glass
+    from display.ili9341 import ILI9341
+
+    return ILI9341(spi, dc, cs, rst, sleep_ms=_no_wait), glass
 
 
 def mono_bus(kind="ssd1306", addr=0x3C):
@@ -523,10 +525,12 @@ def mono_panel(kind="ssd1306"):
     """(driver, glass): display.ssd1306.SSD1306 or display.sh1106.SH1106 on an emulated panel."""
     i2c, glass = mono_bus(kind)
     if kind == "ssd1306":
-        from display.ssd1306 import SSD1306 as Driver
-    else:
-        from display.sh1106 import SH1106 as Driver
-    return Driver(i2c), glass
+        from display.ssd1306 import SSD1306
+
+        return SSD1306(i2c), glass
+    from display.sh1106 import SH1106
+
+    return SH1106(i2c), glass
 
 
 def color_screen(kind="st7789", path=None):

@@ -42,7 +42,7 @@ def lines(glass, step):
     return out
 
 
-_shown = {}
+_shown = {}  # type: dict
 
 
 def draw(glass, columns=80, row=1, out=None):
