@@ -7,12 +7,7 @@
 import gc
 import time
 
-# The fonts sit in firmware/display/fonts; build/mpy holds .mpy files only.
-import display.font as font_module  # noqa: E402
 import mp_heap
-
-_here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-font_module.FONT_DIR = _here + "/../firmware/display/fonts"
 
 
 class CountingSpi:

@@ -9,27 +9,40 @@ module's bytes land in the heap when imported from a filesystem (frozen ones
 stay in flash, but the sim and the heap tests run .mpy files), and the
 48 px font alone is 83 KB.
 
-FONT_DIR is display/fonts beside this module; when the module was compiled
-elsewhere (build/mpy holds .mpy files only), the BOBING_FONTS environment
-variable names the folder (unix port), or the caller sets FONT_DIR first.
+FONT_DIR is display/fonts beside this module.  When the module runs from a
+tree of .mpy files (build/mpy holds no fonts), the unix port takes the
+BOBING_FONTS environment variable, else the firmware/display/fonts of the
+repository the tree was built in (build/mpy/display -> firmware/display);
+anywhere else the caller sets FONT_DIR before building a screen.
 """
 
 import framebuf
 
 
+def _has_fonts(folder):
+    try:
+        open(folder + "/f12.bin", "rb").close()
+        return True
+    except OSError:
+        return False
+
+
 def _folder():
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     folder = here + "/fonts"
-    try:
-        open(folder + "/f12.bin", "rb").close()
+    if _has_fonts(folder):
         return folder
-    except OSError:
-        pass
     try:
         from os import getenv
+
+        named = getenv("BOBING_FONTS")
+        if named:
+            return named
     except ImportError:  # the ESP32 has no environment
         return folder
-    return getenv("BOBING_FONTS") or folder
+    # a .mpy tree built in this repository (build/mpy/display): the sources' fonts
+    beside = here + "/../../../firmware/display/fonts"
+    return beside if _has_fonts(beside) else folder
 
 
 FONT_DIR = _folder()
