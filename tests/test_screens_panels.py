@@ -179,3 +179,21 @@ print(gc.mem_alloc(), glass.rgb(120, 300))
     assert os.path.getsize(path) == 240 * 320 * 2
     assert int(out[0]) < 64 * 1024
     assert " ".join(out[1:]) == "(74, 8, 8)"
+
+
+def test_the_terminal_shows_the_glass_two_pixel_rows_a_line_in_its_colours():
+    out = run(
+        """
+from sim import term
+mono, oled = panels.mono_screen("ssd1306")
+mono.roll(b"\\x06\\x06\\x06\\x06\\x06\\x06")
+lines = term.lines(oled, 2)
+print(len(lines), lines[0].count("\\u2580"), "225;240;255" in lines[0], "225;240;255" in lines[15])
+screen, glass = panels.color_screen("st7789")
+screen.roll(b"\\x01\\x01\\x01\\x01\\x01\\x01")
+print(term.step_for(glass, 80), len(term.lines(glass, 3)))
+"""
+    )
+    # 64 rows sampled every 2nd, two a line: 16 lines of 64 cells; the dice lit at
+    # the top, nothing lit at the bottom; the colour panel at step 3: 80 columns
+    assert out == ["16", "64", "True", "False", "3", "53"]
