@@ -62,8 +62,7 @@ _ROW_H = const(47)  # a menu or counter row: 24 px Chinese over its 16 px visito
 _TEXT = const(0)
 _INT = const(1)
 _DIE_ITEM = const(2)
-_RECT = const(3)
-_DOT = const(4)
+_DOT = const(3)
 _MAX_ITEMS = const(16)
 
 _END_TEXTS = (
@@ -101,12 +100,7 @@ class ColorScreen:
         self._head_seat = -1
         self._head_color = INK
         self.visitor = 0
-        self._forget()
-
-    def _forget(self):
-        for i in range(6):
-            self._faces[i] = 255
-        self._left_shown = False
+        self._full()
 
     # ---- items and bands ----
     def _item(self, kind, a, b, c, d, e, f, g):
@@ -160,8 +154,6 @@ class ColorScreen:
                         _draw_int(font, fb, it[2], it[5], top, pal, bg)
                 elif kind == _DIE_ITEM:
                     draw_die(fb, it[2], it[3] - sy, it[4], it[1], PAPER, PIP, RED, -1)
-                elif kind == _RECT:
-                    fb.fill_rect(it[1], it[2] - sy, it[3], it[4], it[5])
                 else:
                     fb.ellipse(it[1], it[2] - sy, it[3], it[3], it[4], True)
             self.panel.blit(0, sy, W, rows, self._rows[rows])

@@ -13,7 +13,7 @@ pinyin/English and small labels 12 px.  The result screen:
 
 The end screen lists every player's prizes with the panel's built-in 8 px
 ASCII font, a digit a tier (lowest tier first; "+" for ten or more), two
-columns of five players.
+columns of five players, the 状元's seat in inverse.
 """
 
 import framebuf
@@ -189,7 +189,9 @@ class MonoScreen:
     def end(self, reason, zy_seat, zy_faces, holdings, players, audit):
         self._new()
         fb = self.fb
-        x = 4 + self._text(self.small, texts.TEXTS[texts.T_GAME_OVER][0], 0, 0)
+        # the reason says the game is over: 奖品领完, 六勃红 通吃...
+        title = _END_TEXTS[reason] if 0 < reason < len(_END_TEXTS) else texts.T_GAME_OVER
+        x = 4 + self._text(self.small, texts.TEXTS[title][0], 0, 0)
         if zy_seat >= 0:
             x += 2 + self._text(self.small, names.TIER_NAMES[5][0], x, 0)
             self._int(self.small, zy_seat + 1, x, 0)
@@ -197,11 +199,13 @@ class MonoScreen:
         for s in range(min(players, 10)):
             cx = (s // 5) * 66
             cy = 15 + (s % 5) * 8
+            ink = 1
+            if s == zy_seat:  # the 状元's seat in inverse
+                fb.fill_rect(cx, cy, 16, 8, 1)
+                ink = 0
             if s + 1 >= 10:
-                fb.text("1", cx, cy, 1)
-            fb.text(_DIGITS[(s + 1) % 10], cx + 8, cy, 1)
-            if s == zy_seat:
-                fb.hline(cx + 8, cy + 7, 8, 1)
+                fb.text("1", cx, cy, ink)
+            fb.text(_DIGITS[(s + 1) % 10], cx + 8, cy, ink)
             for t in range(6):
                 n = holdings[s * 6 + t]
                 fb.text(_DIGITS[n if n < 10 else 10], cx + 18 + t * 7, cy, 1)
