@@ -49,3 +49,16 @@ clean:
 MODULE ?=
 mutate: $(STAMP)
 	$(BIN)/python tools/mutate.py $(MODULE)
+
+# Screens (docs/screens.md).  fonts: the bitmap fonts from WenQuanYi (needs
+# fonts-wqy-microhei and fonts-wqy-zenhei); screenshots: docs/screens/*.png;
+# golden: rewrite tests/golden/ from the current screens (review them by eye).
+.PHONY: fonts screenshots golden
+fonts: $(STAMP)
+	$(BIN)/python tools/make_fonts.py
+
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py
+
+golden: $(STAMP)
+	$(BIN)/python tools/screenshots.py --golden

@@ -1,5 +1,10 @@
 """Every sentence the bowl can show or speak, by number: (中文, pinyin, English).
 
+TEXTS[n] is the sentence T_n as a (中文, pinyin, English) tuple, made when
+asked: the table is one string, a line a sentence, because 69 tuples of
+three strings cost 13 KB of heap on the ESP32 when this module is imported
+as .mpy (one string costs its bytes: about 3.5 KB).  len(TEXTS) counts them.
+
 The application names texts by these numbers only; the screens draw them
 (Chinese always, with pinyin or English below as the visitor setting says)
 and the font generator subsets the CJK fonts to exactly the characters in
@@ -76,72 +81,102 @@ T_LARGE_TEXT = const(62)
 T_STARTS = const(63)
 T_SHARED = const(64)
 T_PRIZE_LABELS = const(65)
+T_TITLE = const(66)
+T_VERSION = const(67)
+T_BOARD = const(68)
 
-TEXTS = (
-    ("按键掷骰", "àn jiàn zhì tóu", "Press to throw"),
-    ("轮到", "lún dào", "Turn"),
-    ("玩家", "wán jiā", "Player"),
-    ("剩余奖品", "shèng yú jiǎng pǐn", "Prizes left"),
-    ("状元在", "zhuàng yuán zài", "状元 held by"),
-    ("暂无状元", "zàn wú zhuàng yuán", "No 状元 yet"),
-    ("新状元", "xīn zhuàng yuán", "New 状元"),
-    ("获得", "huò dé", "Wins"),
-    ("无奖", "wú jiǎng", "No prize"),
-    ("已领完", "yǐ lǐng wán", "all taken"),
-    ("游戏结束", "yóu xì jié shù", "Game over"),
-    ("审计码", "shěn jì mǎ", "Audit code"),
-    ("奖品领完", "jiǎng pǐn lǐng wán", "Every prize is won"),
-    ("六勃红 通吃", "liù bó hóng tōng chī", "Six reds take everything"),
-    ("六勃黑 抢饼", "liù bó hēi qiǎng bǐng", "Six blacks: grab the cakes"),
-    ("遍地锦 通吃", "biàn dì jǐn tōng chī", "Six ones take everything"),
-    ("暂停服务", "zàn tíng fú wù", "Out of service"),
-    ("随机数检测失败", "suí jī shù jiǎn cè shī bài", "Random number test failed"),
-    ("存储将满", "cún chǔ jiāng mǎn", "Flash nearly full"),
-    ("存储已满", "cún chǔ yǐ mǎn", "Flash full"),
-    ("请同步记录", "qǐng tóng bù jì lù", "Sync needed"),
-    ("断电后已恢复", "duàn diàn hòu yǐ huī fù", "Resumed after a power cut"),
-    ("请松开按键", "qǐng sōng kāi àn jiàn", "Release the switch"),
-    ("跳猴 本轮作废?", "tiào hóu běn lún zuò fèi", "跳猴: void this turn?"),
-    ("再按一次确认", "zài àn yí cì què rèn", "Press again to confirm"),
-    ("本轮已作废", "běn lún yǐ zuò fèi", "Turn voided"),
-    ("输入密码", "shū rù mì mǎ", "Enter PIN"),
-    ("密码错误", "mì mǎ cuò wù", "Wrong PIN"),
-    ("菜单", "cài dān", "Menu"),
-    ("新游戏", "xīn yóu xì", "New game"),
-    ("玩家人数", "wán jiā rén shù", "Players"),
-    ("规则", "guī zé", "Rules"),
-    ("奖品套数", "jiǎng pǐn tào shù", "Prize sets"),
-    ("谁先掷", "shéi xiān zhì", "Who starts"),
-    ("答起", "dā qǐ", "Draw"),
-    ("一号先", "yī hào xiān", "Player 1"),
-    ("音量", "yīn liàng", "Volume"),
-    ("静音", "jìng yīn", "Mute"),
-    ("亮度", "liàng dù", "Brightness"),
-    ("语言", "yǔ yán", "Language"),
-    ("拼音", "pīn yīn", "Pinyin"),
-    ("英文", "yīng wén", "English"),
-    ("确认时间", "què rèn shí jiān", "Acceptance time"),
-    ("复位时间", "fù wèi shí jiān", "Re-arm time"),
-    ("长按时间", "cháng àn shí jiān", "Long press"),
-    ("待机时间", "dài jī shí jiān", "Idle timeout"),
-    ("展台模式", "zhǎn tái mó shì", "Kiosk mode"),
-    ("密码", "mì mǎ", "PIN"),
-    ("累计", "lěi jì", "Lifetime"),
-    ("局数", "jú shù", "Games"),
-    ("掷数", "zhì shù", "Throws"),
-    ("断电恢复", "duàn diàn huī fù", "Power-cut recoveries"),
-    ("开机次数", "kāi jī cì shù", "Boots"),
-    ("关于", "guān yú", "About"),
-    ("真随机 (射频开)", "zhēn suí jī", "RNG: RF on"),
-    ("伪随机", "wěi suí jī", "RNG: pseudo-random"),
-    ("同步模式", "tóng bù mó shì", "Sync mode"),
-    ("返回", "fǎn huí", "Back"),
-    ("开", "kāi", "On"),
-    ("关", "guān", "Off"),
-    ("设置", "shè zhì", "Settings"),
-    ("语音", "yǔ yīn", "Speech"),
-    ("大字", "dà zì", "Large text"),
-    ("先掷", "xiān zhì", "starts"),
-    ("共享", "gòng xiǎng", "shared"),
-    ("奖品名称", "jiǎng pǐn míng chēng", "Prize names"),
-)
+_TABLE = """\
+按键掷骰|àn jiàn zhì tóu|Press to throw
+轮到|lún dào|Turn
+玩家|wán jiā|Player
+剩余奖品|shèng yú jiǎng pǐn|Prizes left
+状元在|zhuàng yuán zài|状元 held by
+暂无状元|zàn wú zhuàng yuán|No 状元 yet
+新状元|xīn zhuàng yuán|New 状元
+获得|huò dé|Wins
+无奖|wú jiǎng|No prize
+已领完|yǐ lǐng wán|all taken
+游戏结束|yóu xì jié shù|Game over
+审计码|shěn jì mǎ|Audit code
+奖品领完|jiǎng pǐn lǐng wán|Every prize is won
+六勃红 通吃|liù bó hóng tōng chī|Six reds take everything
+六勃黑 抢饼|liù bó hēi qiǎng bǐng|Six blacks: grab the cakes
+遍地锦 通吃|biàn dì jǐn tōng chī|Six ones take everything
+暂停服务|zàn tíng fú wù|Out of service
+随机数检测失败|suí jī shù jiǎn cè shī bài|Random number test failed
+存储将满|cún chǔ jiāng mǎn|Flash nearly full
+存储已满|cún chǔ yǐ mǎn|Flash full
+请同步记录|qǐng tóng bù jì lù|Sync needed
+断电后已恢复|duàn diàn hòu yǐ huī fù|Resumed after a power cut
+请松开按键|qǐng sōng kāi àn jiàn|Release the switch
+跳猴 本轮作废?|tiào hóu běn lún zuò fèi|跳猴: void this turn?
+再按一次确认|zài àn yí cì què rèn|Press again to confirm
+本轮已作废|běn lún yǐ zuò fèi|Turn voided
+输入密码|shū rù mì mǎ|Enter PIN
+密码错误|mì mǎ cuò wù|Wrong PIN
+菜单|cài dān|Menu
+新游戏|xīn yóu xì|New game
+玩家人数|wán jiā rén shù|Players
+规则|guī zé|Rules
+奖品套数|jiǎng pǐn tào shù|Prize sets
+谁先掷|shéi xiān zhì|Who starts
+答起|dā qǐ|Draw
+一号先|yī hào xiān|Player 1
+音量|yīn liàng|Volume
+静音|jìng yīn|Mute
+亮度|liàng dù|Brightness
+语言|yǔ yán|Language
+拼音|pīn yīn|Pinyin
+英文|yīng wén|English
+确认时间|què rèn shí jiān|Acceptance time
+复位时间|fù wèi shí jiān|Re-arm time
+长按时间|cháng àn shí jiān|Long press
+待机时间|dài jī shí jiān|Idle timeout
+展台模式|zhǎn tái mó shì|Kiosk mode
+密码|mì mǎ|PIN
+累计|lěi jì|Lifetime
+局数|jú shù|Games
+掷数|zhì shù|Throws
+断电恢复|duàn diàn huī fù|Power-cut recoveries
+开机次数|kāi jī cì shù|Boots
+关于|guān yú|About
+真随机 (射频开)|zhēn suí jī|RNG: RF on
+伪随机|wěi suí jī|RNG: pseudo-random
+同步模式|tóng bù mó shì|Sync mode
+返回|fǎn huí|Back
+开|kāi|On
+关|guān|Off
+设置|shè zhì|Settings
+语音|yǔ yīn|Speech
+大字|dà zì|Large text
+先掷|xiān zhì|starts
+共享|gòng xiǎng|shared
+奖品名称|jiǎng pǐn míng chēng|Prize names
+博饼|bó bǐng|Bobing: the Mid-Autumn dice game
+版本|bǎn běn|Version
+主板|zhǔ bǎn|Board
+"""
+
+
+class _Sentences:
+    """The table as a read-only sequence: TEXTS[n] -> (中文, pinyin, English)."""
+
+    def __len__(self):
+        return _TABLE.count("\n")
+
+    def __getitem__(self, n):
+        if n < 0:
+            n += len(self)
+        pos = 0
+        for _ in range(n):
+            pos = _TABLE.find("\n", pos) + 1
+        end = _TABLE.find("\n", pos)
+        if n < 0 or end < 0:
+            raise IndexError("no text %d" % n)
+        line = _TABLE[pos:end]
+        a = line.find("|")
+        b = line.find("|", a + 1)
+        return (line[:a], line[a + 1 : b], line[b + 1 :])
+
+
+TEXTS = _Sentences()

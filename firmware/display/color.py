@@ -1,0 +1,517 @@
+"""The screens of the 240x320 colour panels (ST7789, ILI9341): ColorScreen.
+
+Portrait, 240 wide by 320 tall.  Why portrait: the dice are what every
+player checks, and two rows of three give them 62 px (six in a landscape
+row would get 50); every award name but the two seven-character combined
+ones (五子登科带一秀/带二举) fits one 240 px line at 48 px, and those two
+break after 五子登科 onto a second 48 px line; both panels are portrait
+glass, so no row/column exchange is needed.
+
+A full RGB565 frame is 150 KB, more than the heap: the screen is drawn as
+full-width bands, 8 rows at a time, and as six die windows (half a die at
+a time), all through one 3,844-byte buffer built once (docs/screens.md has the figures).  A screen is
+a stack of bands:
+
+    y   0.. 29  header: seat, title or a notice()
+    y  30..159  the six dice, 62 px, two rows of three
+    y 162..     the big line: the award (48 px) or whose turn, with its
+                visitor line (pinyin or English, 16 px)
+    then        what the throw won, the 状元 holder (24 px + 16 px)
+    bottom      prizes left per tier (two rows of three)
+
+Each method sends only its bands; roll() sends only the dice that changed,
+and the prizes-left band goes again only when a count changed.
+"""
+
+import framebuf
+from micropython import const
+
+from bobing import names
+from display import texts
+from display.dice import draw_die
+from display.font import Font, break_lines, line_end
+
+
+def rgb(r, g, b):
+    """A colour (0..255 each) as framebuf.RGB565 stores it for the panel: big-endian RGB565."""
+    v = (r & 0xF8) << 8 | (g & 0xFC) << 3 | b >> 3
+    return (v & 255) << 8 | v >> 8
+
+
+BG = rgb(128, 16, 16)  # festive red
+BG_DARK = rgb(72, 8, 8)  # the dice tray and tables
+INK = rgb(255, 255, 255)
+GOLD = rgb(255, 208, 64)
+SOFT = rgb(255, 196, 180)  # visitor lines
+PAPER = rgb(250, 246, 232)  # die faces
+PIP = rgb(24, 24, 24)
+RED = rgb(220, 0, 0)
+NOTICE_BG = rgb(255, 208, 64)
+NOTICE_INK = rgb(40, 0, 0)
+
+W = const(240)
+H = const(320)
+_STRIP = const(8)  # rows a band is drawn in at once: 240 x 8 x 2 = 3,840 bytes
+DIE = const(62)
+_DIE_TOP = const(30)
+_TRAY_H = const(130)  # two rows of dice and the gap
+_BIG_TOP = const(162)
+_HEAD_H = const(30)
+_ROW_H = const(47)  # a menu or counter row: 24 px Chinese over its 16 px visitor line
+
+_TEXT = const(0)
+_INT = const(1)
+_DIE_ITEM = const(2)
+_DOT = const(3)
+_MAX_ITEMS = const(16)
+
+_END_TEXTS = (
+    texts.T_GAME_OVER,
+    texts.T_END_POOL_EMPTY,
+    texts.T_END_LIUBO_HONG,
+    texts.T_END_LIUBO_HEI,
+    texts.T_END_BIANDIJIN,
+)
+
+
+class ColorScreen:
+    """docs/device.md's Screen on a display.mipi panel (ST7789, ILI9341)."""
+
+    def __init__(self, panel):
+        self.panel = panel
+        scratch = bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)  # 3,844 bytes, shared by all
+        mv = memoryview(scratch)
+        self._band_fb = framebuf.FrameBuffer(scratch, W, _STRIP, framebuf.RGB565)
+        self._rows = [mv[: 2 * W * n] for n in range(_STRIP + 1)]
+        self._die_fb = framebuf.FrameBuffer(scratch, DIE, DIE // 2, framebuf.RGB565)
+        self._die_half = mv[: DIE * DIE]
+        self._pal = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
+        self.big = Font("f48")
+        self.mid = Font("f24")
+        self.small = Font("f16")
+        self.tiny = Font("f12")
+        self._items = [[0] * 8 for _ in range(_MAX_ITEMS)]  # type: list  # kind, then fonts, strings, ints
+        self._n = 0
+        self._starts = [0] * 24
+        self._faces = bytearray(6)  # the dice on the panel; 0: blank, 255: unknown
+        self._left = bytearray(6)  # the prizes-left counts on the panel
+        self._left_shown = False
+        self._head_text = -1  # what the header shows, so notice(-1) can restore it
+        self._head_seat = -1
+        self._head_color = INK
+        self.visitor = 0
+        self._full()
+
+    # ---- items and bands ----
+    def _item(self, kind, a, b, c, d, e, f, g):
+        it = self._items[self._n]
+        it[0] = kind
+        it[1] = a
+        it[2] = b
+        it[3] = c
+        it[4] = d
+        it[5] = e
+        it[6] = f
+        it[7] = g
+        self._n += 1
+
+    def _text(self, font, s, x, y, color, start=0, end=-1):
+        """Queue s[start:end] at (x, y) in the band; x -1 centres it; returns its width."""
+        w = font.width(s, start, end)
+        if x < 0:
+            x = (W - w) // 2
+        self._item(_TEXT, font, s, start, end, x, y, color)
+        return w
+
+    def _int(self, font, n, x, y, color):
+        """Queue a number; x negative: right-aligned to -x.  Returns its width."""
+        w = _int_width(font, n)
+        if x < 0:
+            x = -x - w
+        self._item(_INT, font, n, 0, 0, x, y, color)
+        return w
+
+    def _band(self, y, h, bg):
+        """Draw the queued items on a band of h rows at y, filled with bg, and send it."""
+        fb = self._band_fb
+        pal = self._pal
+        pal.pixel(0, 0, bg)
+        for sy in range(y, y + h, _STRIP):  # item coordinates are the screen's
+            rows = min(_STRIP, y + h - sy)
+            fb.fill(bg)
+            for k in range(self._n):
+                it = self._items[k]
+                kind = it[0]
+                if kind == _TEXT or kind == _INT:
+                    font = it[1]
+                    top = it[6] - sy
+                    if top >= rows or top + font.height <= 0:
+                        continue
+                    pal.pixel(1, 0, it[7])
+                    if kind == _TEXT:
+                        font.draw(fb, it[2], it[5], top, pal, bg, it[3], it[4])
+                    else:
+                        _draw_int(font, fb, it[2], it[5], top, pal, bg)
+                elif kind == _DIE_ITEM:
+                    draw_die(fb, it[2], it[3] - sy, it[4], it[1], PAPER, PIP, RED, -1)
+                else:
+                    fb.ellipse(it[1], it[2] - sy, it[3], it[3], it[4], True)
+            self.panel.blit(0, sy, W, rows, self._rows[rows])
+        self._n = 0
+        return y + h
+
+    def _pair(self, n, y, color, x=-1):
+        """Queue text n in 24 px with its visitor line (16 px) under it; returns the height."""
+        t = texts.TEXTS[n]
+        self._text(self.mid, t[0], x, y, color)
+        self._text(self.small, t[1 + self.visitor], x, y + self.mid.height, SOFT)
+        return self.mid.height + self.small.height
+
+    def _lines(self, font, s, y, color, most):
+        """Queue s broken into centred lines (at most `most`); returns the height used."""
+        count = min(most, break_lines(font, s, W, self._starts, most))
+        for k in range(count):
+            self._text(font, s, -1, y + k * font.height, color, self._starts[k], line_end(s, self._starts, k))
+        return count * font.height
+
+    # ---- the bands every screen is built of ----
+    def _header(self, text, seat, color):
+        self._head_text = text
+        self._head_seat = seat
+        self._head_color = color
+        self._draw_header(BG)
+
+    def _draw_header(self, bg):
+        if self._head_text >= 0:
+            t = texts.TEXTS[self._head_text]
+            x = 8 + self._text(self.mid, t[0], 8, 2, self._head_color)
+            if self._head_seat >= 0:
+                x += 8
+                x += 8 + self._int(self.mid, self._head_seat + 1, x, 2, self._head_color)
+            visitor = t[1 + self.visitor]
+            vw = self.small.width(visitor)
+            if x + vw <= W - 8:
+                self._text(self.small, visitor, W - 8 - vw, 8, SOFT)
+        self._band(0, _HEAD_H, bg)
+
+    def _die(self, i, face):
+        if self._faces[i] == face:
+            return
+        self._faces[i] = face
+        gap = (W - 3 * DIE) // 4
+        x = gap + (i % 3) * (DIE + gap)
+        y = _DIE_TOP + (i // 3) * (DIE + 6)
+        self._die_half_window(x, y, 0, face)
+        self._die_half_window(x, y, DIE // 2, face)
+
+    def _die_half_window(self, x, y, sy, face):
+        # rows sy.. of a die: half a die fits the shared buffer
+        fb = self._die_fb
+        fb.fill(BG)
+        draw_die(fb, 0, -sy, DIE, face, PAPER if face else BG_DARK, PIP, RED, -1)
+        self.panel.blit(x, y + sy, DIE, DIE // 2, self._die_half)
+
+    def _tray_gaps(self):
+        # the background around the dice windows, sent when a screen first shows the dice
+        gap = (W - 3 * DIE) // 4
+        p = self.panel
+        for row in range(2):
+            y = _DIE_TOP + row * (DIE + 6)
+            for col in range(3):
+                p.fill(col * (DIE + gap), y, gap, DIE, BG)
+            p.fill(3 * (DIE + gap), y, W - 3 * (DIE + gap), DIE, BG)  # the right margin takes the odd px
+        p.fill(0, _DIE_TOP + DIE, W, 6, BG)
+        p.fill(0, _DIE_TOP + _TRAY_H, W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
+
+    def _show_dice(self, faces):
+        if self._faces[0] == 255:
+            self._tray_gaps()
+        for i in range(6):
+            self._die(i, faces[i] if faces else 0)
+
+    def _remaining(self, y, remaining):
+        """Prizes left per tier, two rows of three, from y to the bottom."""
+        if self._left_shown and _same(self._left, remaining):
+            return
+        for t in range(6):
+            self._left[t] = min(255, remaining[t])
+            x = 8 + (t % 3) * 78
+            ty = y + 1 + (t // 3) * 19
+            w = self._text(self.small, names.TIER_NAMES[t][0], x, ty, SOFT)
+            self._int(self.small, remaining[t], x + w + 6, ty, INK if remaining[t] else SOFT)
+        self._band(y, H - y, BG_DARK)
+        self._left_shown = True
+
+    def _rest(self, y, bg=BG):
+        """Fill from y to the bottom: the screen below its last band."""
+        if y < H:
+            self.panel.fill(0, y, W, H - y, bg)
+        self._left_shown = False
+
+    def _full(self):
+        # a screen without the dice: the tray is gone
+        for i in range(6):
+            self._faces[i] = 255
+        self._left_shown = False
+
+    # ---- the Screen (docs/device.md) ----
+    def set_language(self, visitor):
+        """0: pinyin under the Chinese; 1: English.  Takes effect from the next screen drawn."""
+        self.visitor = 1 if visitor else 0
+
+    def attract(self, players, preset):
+        self._header(texts.T_TITLE, -1, GOLD)
+        self._show_dice(b"\x04\x04\x04\x04\x01\x01")  # 状元插金花, the best throw
+        y = _BIG_TOP
+        t = texts.TEXTS[texts.T_PRESS_TO_THROW]
+        h = self._lines(self.big, t[0], y, GOLD, 2)
+        self._text(self.small, t[1 + self.visitor], -1, y + h, SOFT)
+        y = self._band(y, h + self.small.height, BG)
+        # players, and the rule preset at the right (an ASCII name: xiamen, folk, competition)
+        self._pair(texts.T_PLAYERS, y, INK, 8)
+        self._int(self.mid, players, 16 + self.mid.width(texts.TEXTS[texts.T_PLAYERS][0]), y, GOLD)
+        from bobing.rules import PRESETS
+
+        name = PRESETS[preset] if 0 <= preset < len(PRESETS) else "?"
+        self._text(self.mid, name, W - 8 - self.mid.width(name), y + 10, GOLD)
+        self._left_shown = False
+        self._band(y, H - y, BG)
+
+    def turn(self, seat, players, remaining, zy_seat, zy_faces):
+        self._header(texts.T_TURN, -1, INK)
+        self._show_dice(zy_faces if zy_seat >= 0 else None)
+        y = _BIG_TOP
+        t = texts.TEXTS[texts.T_PLAYER]
+        x = (W - self.big.width(t[0]) - 12 - _int_width(self.big, seat + 1)) // 2
+        x += 12 + self._text(self.big, t[0], x, y, GOLD)
+        self._int(self.big, seat + 1, x, y, GOLD)
+        vis = t[1 + self.visitor]
+        self._text(self.small, vis, -1, y + self.big.height, SOFT)
+        y = self._band(y, self.big.height + self.small.height + 2, BG)
+        y = self._holder(y, zy_seat)
+        self._remaining(y, remaining)
+
+    def _holder(self, y, zy_seat):
+        # under the dice of the turn screen: whose 状元 they are
+        if zy_seat >= 0:
+            self._pair(texts.T_ZHUANGYUAN_HOLDER, y, INK, 8)
+            x = 16 + self.mid.width(texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0])
+            x += 8 + self._text(self.mid, texts.TEXTS[texts.T_PLAYER][0], x, y, INK)
+            self._int(self.mid, zy_seat + 1, x, y, GOLD)
+        else:
+            self._pair(texts.T_NO_ZHUANGYUAN, y, INK, 8)
+        return self._band(y, _ROW_H, BG)
+
+    def roll(self, faces):
+        for i in range(6):
+            self._die(i, faces[i])
+
+    def result(
+        self, seat, faces, award, won_tier, won_count, empty_tier, new_zy, remaining, zy_seat, zy_faces
+    ):
+        if new_zy:
+            self._header(texts.T_NEW_ZHUANGYUAN, seat, GOLD)
+        else:
+            self._header(texts.T_PLAYER, seat, INK)
+        self._show_dice(faces)
+        y = _BIG_TOP
+        award_names = names.award_names(award)
+        h = self._lines(self.big, award_names[0], y, GOLD, 2)
+        self._text(self.small, award_names[1 + self.visitor], -1, y + h, SOFT)
+        y = self._band(y, h + self.small.height, BG)
+        if won_tier >= 0:
+            w = self._text(self.mid, texts.TEXTS[texts.T_WON][0], 8, y, INK)
+            tier = names.TIER_NAMES[won_tier]
+            w += 8 + self._text(self.mid, tier[0], 16 + w, y, GOLD)
+            if won_count > 1:
+                self._text(self.mid, "x", 24 + w, y, INK)
+                self._int(self.mid, won_count, 24 + w + self.mid.width("x") + 2, y, INK)
+            vis = texts.TEXTS[texts.T_WON][1 + self.visitor]
+            w = self._text(self.small, vis, 8, y + self.mid.height, SOFT)
+            self._text(self.small, tier[1 + self.visitor], 16 + w, y + self.mid.height, SOFT)
+        elif empty_tier >= 0:
+            tier = names.TIER_NAMES[empty_tier]
+            w = self._text(self.mid, tier[0], 8, y, INK)
+            self._text(self.mid, texts.TEXTS[texts.T_TIER_EMPTY][0], 16 + w, y, SOFT)
+            w = self._text(self.small, tier[1 + self.visitor], 8, y + self.mid.height, SOFT)
+            self._text(
+                self.small,
+                texts.TEXTS[texts.T_TIER_EMPTY][1 + self.visitor],
+                16 + w,
+                y + self.mid.height,
+                SOFT,
+            )
+        else:
+            self._pair(texts.T_NOTHING_WON, y, INK, 8)
+        y = self._band(y, _ROW_H, BG)
+        if H - y >= 40:
+            self._remaining(y, remaining)
+        else:
+            self._rest(y, BG_DARK)
+
+    def end(self, reason, zy_seat, zy_faces, holdings, players, audit):
+        self._full()
+        self._header(texts.T_GAME_OVER, -1, GOLD)
+        y = _HEAD_H
+        if 0 < reason < len(_END_TEXTS):
+            y = self._band(y, self._pair(_END_TEXTS[reason], y, INK, -1) + 2, BG)
+        # the 状元 and their throw, six small dice
+        if zy_seat >= 0:
+            self._text(self.mid, texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0], 8, y + 4, INK)
+            self._int(
+                self.mid,
+                zy_seat + 1,
+                8 + self.mid.width(texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0]) + 8,
+                y + 4,
+                GOLD,
+            )
+            for i in range(6):
+                self._item(_DIE_ITEM, zy_faces[i], 110 + i * 21, y + 6, 20, 0, 0, 0)
+        else:
+            self._text(self.mid, texts.TEXTS[texts.T_NO_ZHUANGYUAN][0], 8, y + 4, INK)
+        y = self._band(y, 34, BG)
+        # each player's prizes: a row per seat, a column per tier
+        font = self.small if players <= 7 else self.tiny
+        row = font.height
+        for t in range(6):
+            self._text(font, names.TIER_NAMES[t][0], 44 + t * 33, y + 2, SOFT)
+        y = self._band(y, row + 2, BG_DARK)
+        for s in range(players):
+            self._int(font, s + 1, -30, y, GOLD if s == zy_seat else INK)
+            for t in range(6):
+                n = holdings[s * 6 + t]
+                if n:
+                    self._int(font, n, -(44 + t * 33 + 24), y, INK)
+                else:
+                    self._text(font, "-", 44 + t * 33 + 12, y, SOFT)
+            y = self._band(y, row, BG_DARK)
+        y = self._band(y, 4, BG_DARK)
+        t = texts.TEXTS[texts.T_AUDIT_CODE]
+        w = self._text(self.mid, t[0], 8, y + 2, INK)
+        self._text(self.mid, audit, 16 + w, y + 2, GOLD)
+        self._text(self.small, t[1 + self.visitor], 8, y + 2 + self.mid.height, SOFT)
+        self._rest(self._band(y, min(H - y, _ROW_H + 4), BG))
+
+    def menu(self, title, items, values, selected):
+        self._full()
+        self._header(title, -1, GOLD)
+        y = _HEAD_H
+        rows = (H - _HEAD_H) // _ROW_H
+        first = max(0, min(selected - rows + 1, len(items) - rows))
+        for k in range(first, min(len(items), first + rows)):
+            chosen = k == selected
+            bg = NOTICE_BG if chosen else BG
+            ink = NOTICE_INK if chosen else INK
+            t = texts.TEXTS[items[k]]
+            self._text(self.mid, t[0], 12, y, ink)
+            self._text(
+                self.small, t[1 + self.visitor], 12, y + self.mid.height, NOTICE_INK if chosen else SOFT
+            )
+            v = values[k] if k < len(values) else ""
+            if v:
+                self._text(self.mid, v, W - 12 - self.mid.width(v), y + 6, ink)
+            y = self._band(y, _ROW_H, bg)
+        self._rest(y)
+
+    def pin(self, entered, digit):
+        self._full()
+        self._header(texts.T_ENTER_PIN, -1, INK)
+        count = entered if isinstance(entered, int) else len(entered)
+        for k in range(4):
+            self._item(_DOT, 60 + k * 40, _HEAD_H + 32, 12, INK if k < count else BG_DARK, 0, 0, 0)
+        y = self._band(_HEAD_H, 64, BG)
+        self._text(self.big, "^", -1, y, SOFT)
+        y = self._band(y, 40, BG)
+        self._int(self.big, digit, -(W // 2 + _int_width(self.big, digit) // 2), y + 10, GOLD)
+        y = self._band(y, self.big.height + 20, BG)
+        self._text(self.big, "v", -1, y, SOFT)
+        self._rest(self._band(y, 40, BG))
+
+    def lifetime(self, games, throws, recoveries, boots):
+        self._full()
+        self._header(texts.T_LIFETIME, -1, GOLD)
+        y = self._count_row(_HEAD_H + 4, texts.T_GAMES, games)
+        y = self._count_row(y, texts.T_THROWS, throws)
+        y = self._count_row(y, texts.T_RECOVERIES, recoveries)
+        self._rest(self._count_row(y, texts.T_BOOTS, boots))
+
+    def _count_row(self, y, text, n):
+        self._pair(text, y, INK, 12)
+        self._int(self.mid, n, -(W - 12), y + 6, GOLD)
+        return self._band(y, _ROW_H + 4, BG)
+
+    def about(self, entropy, version, board):
+        self._full()
+        self._header(texts.T_ABOUT, -1, GOLD)
+        y = _HEAD_H + 4
+        rng = texts.T_RNG_TRUE if entropy == 1 else texts.T_RNG_PSEUDO
+        y = self._band(y, self._pair(rng, y, INK, 12) + 8, BG)
+        self._pair(texts.T_VERSION, y, INK, 12)
+        self._text(self.mid, version, W - 12 - self.mid.width(version), y + 6, GOLD)
+        y = self._band(y, _ROW_H + 4, BG)
+        self._pair(texts.T_BOARD, y, INK, 12)
+        self._text(self.mid, board, W - 12 - self.mid.width(board), y + 6, GOLD)
+        self._rest(self._band(y, _ROW_H + 4, BG))
+
+    def message(self, text, detail):
+        self._full()
+        self._head_text = -1
+        self._band(0, _HEAD_H, BG)
+        t = texts.TEXTS[text]
+        y = 72
+        self._band(_HEAD_H, y - _HEAD_H, BG)
+        h = self._lines(self.big, t[0], y, GOLD, 3)
+        h += self._lines(self.small, t[1 + self.visitor], y + h, SOFT, 2)
+        y = self._band(y, h + 16, BG)
+        if detail >= 0:
+            d = texts.TEXTS[detail]
+            h = self._lines(self.mid, d[0], y, INK, 2)
+            h += self._lines(self.small, d[1 + self.visitor], y + h, SOFT, 2)
+            y = self._band(y, h + 8, BG)
+        self._rest(y)
+
+    def notice(self, text):
+        """A one-line band over the header; notice(-1) gives the header back."""
+        if text < 0:
+            self._draw_header(BG)
+            return
+        t = texts.TEXTS[text]
+        w = self._text(self.mid, t[0], 8, 2, NOTICE_INK)
+        vis = t[1 + self.visitor]
+        if 16 + w + self.small.width(vis) <= W - 8:
+            self._text(self.small, vis, W - 8 - self.small.width(vis), 8, NOTICE_INK)
+        self._band(0, _HEAD_H, NOTICE_BG)
+
+
+def _same(shown, counts):
+    for t in range(6):
+        if shown[t] != min(255, counts[t]):
+            return False
+    return True
+
+
+def _int_width(font, n):
+    if n < 0:
+        return font.advance(45) + _int_width(font, -n)
+    w = font.advance(48 + n % 10)
+    while n >= 10:
+        n //= 10
+        w += font.advance(48 + n % 10)
+    return w
+
+
+def _draw_int(font, fb, n, x, y, pal, key):
+    # digit by digit, right to left: no string is made
+    x += _int_width(font, n)
+    if n < 0:
+        font.load(45)
+        fb.blit(font.glyph, x - _int_width(font, -n) - font.advance(45), y, key, pal)
+        n = -n
+    while True:
+        d = 48 + n % 10
+        x -= font.advance(d)
+        font.load(d)
+        fb.blit(font.glyph, x, y, key, pal)
+        n //= 10
+        if not n:
+            break

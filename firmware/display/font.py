@@ -1,0 +1,240 @@
+"""Bitmap fonts read from flash one glyph at a time, and Chinese line breaking.
+
+A font is a file of tools/make_fonts.py (its docstring gives the layout),
+kept in display/fonts/.  Only its index (3 bytes per glyph: code point and
+advance) is held in the heap; a glyph is read on demand into one buffer per
+font, which a MONO_HLSB FrameBuffer wraps once, so drawing a character
+allocates nothing.  Why a file and not a module of bytes constants: an .mpy
+module's bytes land in the heap when imported from a filesystem (frozen ones
+stay in flash, but the sim and the heap tests run .mpy files), and the
+48 px font alone is 83 KB.
+
+FONT_DIR is display/fonts beside this module.  When the module runs from a
+tree of .mpy files (build/mpy holds no fonts), the unix port takes the
+BOBING_FONTS environment variable, else the firmware/display/fonts of the
+repository the tree was built in (build/mpy/display -> firmware/display);
+anywhere else the caller sets FONT_DIR before building a screen.
+"""
+
+import framebuf
+
+
+def _has_fonts(folder):
+    try:
+        open(folder + "/f12.bin", "rb").close()
+        return True
+    except OSError:
+        return False
+
+
+def _folder():
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    folder = here + "/fonts"
+    if _has_fonts(folder):
+        return folder
+    try:
+        from os import getenv
+
+        named = getenv("BOBING_FONTS")
+        if named:
+            return named
+    except ImportError:  # the ESP32 has no environment
+        return folder
+    # a .mpy tree built in this repository (build/mpy/display): the sources' fonts
+    beside = here + "/../../../firmware/display/fonts"
+    return beside if _has_fonts(beside) else folder
+
+
+FONT_DIR = _folder()
+_shared_codes = None  # make_fonts gives every font the same characters: one table serves all
+
+
+class Font:
+    """One font file: `height` px cells, glyphs looked up by code point.
+
+    draw() blits a glyph onto any FrameBuffer (RGB565 or MONO_VLSB) through a
+    palette, so one font serves both display classes.
+    """
+
+    def __init__(self, name):
+        self.file = open(FONT_DIR + "/" + name + ".bin", "rb")
+        head = self.file.read(8)
+        if head[:4] != b"BBF1":
+            raise ValueError("%s is not a font file" % name)
+        self.height = head[4]
+        self._stride = head[5]
+        self._count = head[6] | head[7] << 8
+        self._body = 8 + self._count * 3
+        self._glyph_bytes = self.height * self._stride
+        self._buf = bytearray(max(self._glyph_bytes, 32))
+        self._codes = self._code_table()
+        self.file.seek(8 + 2 * self._count)
+        self._advances = self.file.read(self._count)
+        self.glyph = framebuf.FrameBuffer(self._buf, self._stride * 8, self.height, framebuf.MONO_HLSB)
+        self._loaded = -1
+
+    def _code_table(self):
+        # the shared table if this font's is the same, else its own
+        global _shared_codes
+        n = 2 * self._count
+        shared = _shared_codes
+        if shared is not None and len(shared) == n:
+            buf = memoryview(self._buf)[:32]
+            pos = 0
+            while pos < n:
+                got = self.file.readinto(buf)
+                if not got or buf[: min(got, n - pos)] != shared[pos : pos + min(got, n - pos)]:
+                    break
+                pos += got
+            if pos >= n:
+                return shared
+            self.file.seek(8)
+        own = self.file.read(n)
+        if shared is None:
+            _shared_codes = own
+        return own
+
+    def find(self, code):
+        """Glyph number of a code point, or -1 when the font lacks it."""
+        index = self._codes
+        lo, hi = 0, self._count - 1
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            c = index[2 * mid] | index[2 * mid + 1] << 8
+            if c == code:
+                return mid
+            if c < code:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return -1
+
+    def advance(self, code):
+        """Width in px of a code point (a missing one counts as a space)."""
+        i = self.find(code)
+        if i < 0:
+            i = self.find(32)
+        return self._advances[i]
+
+    def load(self, code):
+        """Read a glyph into self.glyph; returns its advance (px), or -1 if missing."""
+        i = self.find(code)
+        if i < 0:
+            return -1
+        if i != self._loaded:
+            self.file.seek(self._body + i * self._glyph_bytes)
+            self.file.readinto(self._buf)
+            self._loaded = i
+        return self._advances[i]
+
+    def width(self, s, start=0, end=-1):
+        """Width in px of s[start:end] (end -1: to the end)."""
+        if end < 0:
+            end = len(s)
+        w = 0
+        for i in range(start, end):
+            w += self.advance(ord(s[i]))
+        return w
+
+    def draw(self, fb, s, x, y, palette, key, start=0, end=-1):
+        """Draw s[start:end] on fb with its cells' top at y; returns the x after it.
+
+        palette: a 2x1 FrameBuffer of fb's format (background, ink); pixels
+        equal to `key` after the palette are left untouched (-1: none).
+        """
+        if end < 0:
+            end = len(s)
+        for i in range(start, end):
+            adv = self.load(ord(s[i]))
+            if adv < 0:
+                adv = self.advance(32)
+            elif s[i] != " ":
+                fb.blit(self.glyph, x, y, key, palette)
+            x += adv
+        return x
+
+
+def is_wide(ch):
+    """Whether a character is a CJK ideograph or fullwidth sign: a line may break beside it."""
+    return ord(ch) >= 0x2E80
+
+
+def break_lines(font, s, width, starts, most=8):
+    """Break s into lines at most `width` px wide; fills `starts` with each line's start.
+
+    Returns the number of lines; line k is s[starts[k]:line_end(s, starts, k)]
+    (starts[count] = len(s)).  Chinese has no spaces: a line may break
+    between two ideographs, and at a space (preferred: 跳猴 本轮作废? breaks
+    after 跳猴), never inside a Latin word (a word wider than a line is cut).  Lines are balanced: 7 characters in
+    two lines break 4 + 3, so 五子登科带一秀 reads 五子登科 / 带一秀, not
+    five and two.  With more than `most` lines needed, the first `most`
+    lines are filled as full as they go (the caller shows those).  `starts`
+    is a caller's list, long enough (len(s) + 1).
+    """
+    total = font.width(s)
+    n = 1
+    while True:
+        count = _fill(font, s, width, starts, (total + n - 1) // n, n)
+        if count <= n or n >= len(s) or n >= most:
+            return count
+        n += 1
+
+
+def line_end(s, starts, k):
+    """Where line k of break_lines ends, its trailing spaces left out."""
+    end = starts[k + 1]
+    while end > starts[k] and s[end - 1] == " ":
+        end -= 1
+    return end
+
+
+def _fill(font, s, width, starts, target, wanted):
+    # greedy lines, each closed at the first break past `target` px (the last
+    # of the `wanted` lines takes all it can), or before `width`
+    count = 0
+    starts[0] = 0
+    i = 0
+    n = len(s)
+    while i < n:
+        while i < n and s[i] == " ":  # a line never starts with a space
+            i += 1
+        if i >= n:
+            break
+        starts[count] = i
+        count += 1
+        w = 0
+        last_break = -1
+        last_space = -1
+        j = i
+        while j < n:
+            adv = font.advance(ord(s[j]))
+            if w + adv > width:
+                if s[j] == " ":
+                    last_space = j
+                break
+            if j > i and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
+                last_break = j
+                if s[j] == " ":
+                    last_space = j
+            w += adv
+            j += 1
+            if (
+                w >= target
+                and count < wanted
+                and j < n
+                and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1]))
+            ):
+                last_break = j
+                if s[j] == " ":
+                    last_space = j
+                break
+        if j >= n:
+            i = n
+        elif last_space > i:  # a space is where the sentence itself pauses
+            i = last_space
+        elif last_break > i:
+            i = last_break
+        else:
+            i = j if j > i else i + 1
+    starts[count] = n
+    return count
