@@ -14,7 +14,8 @@ Schema version SCHEMA (table `meta`); a file of a newer version is refused
              and n1..n6, how many dice show each face (the report sums them)
     prizes   one row per AWARD / TAKE / SHARE event: tier and count
     files    the bowl's store files as last fetched (path, size, checksum,
-             bytes): a sync fetches only the files that changed since
+             bytes), kept as they arrive: a sync fetches only the files
+             that changed since
     issues   what verification found, once per distinct line
     syncs    one row per completed sync or import
 
@@ -253,16 +254,19 @@ def add_issues(conn, bowl, day, issues):
     return new
 
 
-def save_files(conn, bowl, listing, fetched):
-    """The files cache after a sync: `listing` {path: (size, sum)} is the
-    bowl's store now, `fetched` {path: bytes} what was read of it."""
-    conn.execute(
-        "DELETE FROM files WHERE bowl=? AND path NOT IN (SELECT value FROM json_each(?))",
-        (bowl, json.dumps(sorted(listing))),
-    )
+def cache_files(conn, bowl, listing, fetched):
+    """Keep the files {path: bytes} just fetched; `listing` {path: (size, sum)}."""
     conn.executemany(
         "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?)",
         [(bowl, p, listing[p][0], listing[p][1], data) for p, data in fetched.items()],
+    )
+
+
+def forget_files(conn, bowl, listing):
+    """Drop the cached files the bowl no longer has (listing: its store now)."""
+    conn.execute(
+        "DELETE FROM files WHERE bowl=? AND path NOT IN (SELECT value FROM json_each(?))",
+        (bowl, json.dumps(sorted(listing))),
     )
 
 

@@ -17,8 +17,10 @@ with the firmware's own reader (host_tools/logread.py: CRCs, the hash
 chain, the counters), checks that records the database already holds are
 unchanged, commits the new records in one transaction, and only then
 writes the acknowledgement that lets the bowl delete synced segments.
-Interrupted anywhere, the database holds either nothing of this sync or
-all of it; run again, it ends with exactly the bowl's records.
+Interrupted anywhere, the database holds either none of this sync's
+records or all of them (the files fetched so far are kept, as a cache, so
+the next sync fetches only the rest); run again, it ends with exactly the
+bowl's records.
 """
 
 import hashlib
@@ -113,6 +115,24 @@ class DirSource:
         with open(temp, "wb") as f:
             f.write(data)
         os.replace(temp, os.path.join(self.root, "ack"))
+
+
+FETCH_BYTES = 16384  # file bytes per fetch: progress is kept between batches
+
+
+def _batches(paths, listing):
+    """paths in groups of about FETCH_BYTES bytes (by the listing's sizes)."""
+    batch = []
+    size = 0
+    for path in paths:
+        batch.append(path)
+        size += listing[path][0]
+        if size >= FETCH_BYTES:
+            yield batch
+            batch = []
+            size = 0
+    if batch:
+        yield batch
 
 
 def _store_files(listing):
@@ -210,7 +230,13 @@ def sync(conn, source, day, at, accept_damage=False, acknowledge=True):
     state = db.bowl_state(conn, bowl)
     wanted = _store_files(listing)
     fetch = sorted(p for p, v in wanted.items() if state.files.get(p) != v)
-    fetched = source.fetch(fetch) if fetch else {}
+    fetched = {}
+    for batch in _batches(fetch, wanted):
+        got = source.fetch(batch)
+        # kept at once: a cut link costs the next sync only what is left
+        with db.transaction(conn):
+            db.cache_files(conn, bowl, wanted, got)
+        fetched.update(got)
     result.fetched_files = len(fetched)
     result.fetched_bytes = sum(len(d) for d in fetched.values())
     files = {}
@@ -231,7 +257,7 @@ def sync(conn, source, day, at, accept_damage=False, acknowledge=True):
         issues += found
         result.issues = db.add_issues(conn, bowl, day, issues)
         tip, chain = _chain_through(state.chain if state.tip else rec.GENESIS, state.tip, report.records)
-        db.save_files(conn, bowl, wanted, fetched)
+        db.forget_files(conn, bowl, wanted)
         db.save_bowl(conn, bowl, at, tip, chain, game, report.counters)
         new = [seq for seq, _, _ in report.records if seq > state.tip]
         conn.execute(
