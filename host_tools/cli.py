@@ -51,8 +51,16 @@ def rules_from_args(args):
 
 
 def build_parser():
-    from host_tools import classify_cmd, log_cmd, play_cmd, replay_cmd, rules_cmd, stats_cmd
-    from host_tools import import_cmd, sync_cmd
+    from host_tools import (
+        classify_cmd,
+        import_cmd,
+        log_cmd,
+        play_cmd,
+        replay_cmd,
+        rules_cmd,
+        stats_cmd,
+        sync_cmd,
+    )
 
     parser = _Parser(prog="bobing", description="Bobing (博饼) dice bowl: desktop tools")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -25,11 +25,17 @@ MAX_IMAGE = 64 * 1024 * 1024
 
 
 def register(sub):
-    p = sub.add_parser("import", help="import a bowl's log from a raw flash image of its filesystem partition")
+    p = sub.add_parser(
+        "import", help="import a bowl's log from a raw flash image of its filesystem partition"
+    )
     p.add_argument("image", metavar="FLASH.bin", help="the partition as `esptool.py read_flash` dumps it")
     add_db_argument(p)
-    p.add_argument("--root", default="/data", metavar="DIR", help="the store folder in the image (default /data)")
-    p.add_argument("--block-size", type=int, default=BLOCK_SIZE, metavar="B", help="LittleFS block size (4096)")
+    p.add_argument(
+        "--root", default="/data", metavar="DIR", help="the store folder in the image (default /data)"
+    )
+    p.add_argument(
+        "--block-size", type=int, default=BLOCK_SIZE, metavar="B", help="LittleFS block size (4096)"
+    )
     p.set_defaults(run=run)
 
 
@@ -61,15 +67,20 @@ def extract(image_path, root, folder, block_size=BLOCK_SIZE):
         top = "/" + root.strip("/")
         if not fs.stat(top).type == 2:
             raise UsageError("%s: %s is not a folder in the image" % (image_path, top))
-        for path, dirs, names in fs.walk(top):
+        for path, _, names in fs.walk(top):
             rel = os.path.relpath(path, top)
             target = os.path.join(folder, rel)
             os.makedirs(target, exist_ok=True)
             for name in names:
-                with fs.open(path.rstrip("/") + "/" + name, "rb") as src, open(os.path.join(target, name), "wb") as out:
+                with (
+                    fs.open(path.rstrip("/") + "/" + name, "rb") as src,
+                    open(os.path.join(target, name), "wb") as out,
+                ):
                     out.write(src.read())
     except LittleFSError as e:
-        raise UsageError("%s: not a readable LittleFS image (%s): damaged, or another partition" % (image_path, e)) from None
+        raise UsageError(
+            "%s: not a readable LittleFS image (%s): damaged, or another partition" % (image_path, e)
+        ) from None
 
 
 def run(args):

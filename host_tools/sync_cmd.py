@@ -10,14 +10,18 @@ DEFAULT_DB = "bobing.db"
 
 
 def add_db_argument(parser):
-    parser.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the database (default %s)" % DEFAULT_DB)
+    parser.add_argument(
+        "--db", default=DEFAULT_DB, metavar="FILE", help="the database (default %s)" % DEFAULT_DB
+    )
 
 
 def register(sub):
     p = sub.add_parser("sync", help="copy a bowl's new log records over serial into the database, then ack")
     p.add_argument("--port", required=True, metavar="PORT", help="the bowl's serial port (e.g. /dev/ttyUSB0)")
     add_db_argument(p)
-    p.add_argument("--root", default="/data", metavar="DIR", help="the store folder on the bowl (default /data)")
+    p.add_argument(
+        "--root", default="/data", metavar="DIR", help="the store folder on the bowl (default /data)"
+    )
     p.add_argument(
         "--wait",
         type=float,

@@ -114,7 +114,9 @@ class SerialBowl:
         try:
             self.transport = SerialTransport(self.port, baudrate=self.baud, timeout=0.2)
         except TransportError:
-            raise SyncError("%s: cannot open the port (no such port, or another program has it)" % self.port) from None
+            raise SyncError(
+                "%s: cannot open the port (no such port, or another program has it)" % self.port
+            ) from None
         try:
             serial = self.transport.serial
             serial.write(SYNC_LINE)
@@ -124,7 +126,8 @@ class SerialBowl:
         except (TransportError, OSError) as e:
             self.close()
             raise SyncError(
-                "%s: no MicroPython bowl answers (%s)" % (self.port, str(e).splitlines()[0] if str(e) else "no REPL")
+                "%s: no MicroPython bowl answers (%s)"
+                % (self.port, str(e).splitlines()[0] if str(e) else "no REPL")
             ) from None
 
     def _enter_raw_repl(self):
@@ -180,7 +183,9 @@ class SerialBowl:
         try:
             return self.transport.exec(code)
         except TransportError as e:
-            raise SyncError("%s: the bowl failed: %s" % (self.port, (str(e).strip().splitlines() or ["?"])[-1]))
+            raise SyncError(
+                "%s: the bowl failed: %s" % (self.port, (str(e).strip().splitlines() or ["?"])[-1])
+            ) from None
         except OSError as e:
             raise SyncError("%s: link lost: %s" % (self.port, e.strerror or e)) from None
 
@@ -227,11 +232,15 @@ class SerialBowl:
                     raise SyncError("%s: %s could not be read on the bowl" % (self.port, path))
                 data = self._exactly(size)
                 if (size, file_sum(data)) != self._listing.get(path):
-                    raise SyncError("%s: %s changed or was garbled on the way: sync again" % (self.port, path))
+                    raise SyncError(
+                        "%s: %s changed or was garbled on the way: sync again" % (self.port, path)
+                    )
                 out[path] = data
             tail, err = t.follow(READ_TIMEOUT)
             if tail or err:
-                raise SyncError("%s: the bowl failed: %s" % (self.port, (err or tail).decode("utf-8", "replace")[-80:]))
+                raise SyncError(
+                    "%s: the bowl failed: %s" % (self.port, (err or tail).decode("utf-8", "replace")[-80:])
+                )
             return out
         except ValueError:
             raise SyncError("%s: garbled answer from the bowl: sync again" % self.port) from None

@@ -28,8 +28,21 @@ def make_store(folder, throws, seed, players=6):
     """Play `throws` presses into folder/data with the firmware's code; the tip."""
     env = dict(os.environ, MICROPYPATH=FIRMWARE)
     out = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=4000000", os.path.join(HERE, "sync_game.py"), "data", str(throws), str(seed), str(players)],
-        cwd=folder, env=env, capture_output=True, text=True, check=True,
+        [
+            MICROPYTHON,
+            "-X",
+            "heapsize=4000000",
+            os.path.join(HERE, "sync_game.py"),
+            "data",
+            str(throws),
+            str(seed),
+            str(players),
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return int(out.split()[-1])
 
@@ -46,8 +59,13 @@ class VirtualBowl:
         tty.setraw(slave)
         env = dict(os.environ, MICROPYPATH=FIRMWARE + os.pathsep)
         self.proc = subprocess.Popen(
-            [MICROPYTHON, "-X", "heapsize=4000000"], stdin=slave, stdout=slave, stderr=slave,
-            cwd=folder, env=env, start_new_session=True,
+            [MICROPYTHON, "-X", "heapsize=4000000"],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=folder,
+            env=env,
+            start_new_session=True,
         )
         os.close(slave)
         self.host_fd = None
