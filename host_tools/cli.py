@@ -57,6 +57,7 @@ def build_parser():
         log_cmd,
         play_cmd,
         replay_cmd,
+        report_cmd,
         rules_cmd,
         stats_cmd,
         sync_cmd,
@@ -67,7 +68,7 @@ def build_parser():
     sub.required = True
     for module in (classify_cmd, rules_cmd, replay_cmd, play_cmd, stats_cmd, log_cmd):
         module.register(sub)
-    for module in (sync_cmd, import_cmd):
+    for module in (sync_cmd, import_cmd, report_cmd):
         module.register(sub)
     return parser
 
