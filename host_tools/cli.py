@@ -61,6 +61,7 @@ def build_parser():
         rules_cmd,
         stats_cmd,
         sync_cmd,
+        watch_cmd,
     )
 
     parser = _Parser(prog="bobing", description="Bobing (博饼) dice bowl: desktop tools")
@@ -68,7 +69,7 @@ def build_parser():
     sub.required = True
     for module in (classify_cmd, rules_cmd, replay_cmd, play_cmd, stats_cmd, log_cmd):
         module.register(sub)
-    for module in (sync_cmd, import_cmd, report_cmd):
+    for module in (sync_cmd, import_cmd, report_cmd, watch_cmd):
         module.register(sub)
     return parser
 

@@ -4,7 +4,6 @@ bowl is flagged, the fair ones are not (fixed seeds), and the JSON relied
 on from outside keeps its shape."""
 
 import json
-import os
 from itertools import product
 
 import pytest
