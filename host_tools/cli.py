@@ -53,6 +53,7 @@ def rules_from_args(args):
 def build_parser():
     from host_tools import (
         classify_cmd,
+        deploy_cmd,
         import_cmd,
         log_cmd,
         play_cmd,
@@ -69,7 +70,7 @@ def build_parser():
     sub.required = True
     for module in (classify_cmd, rules_cmd, replay_cmd, play_cmd, stats_cmd, log_cmd):
         module.register(sub)
-    for module in (sync_cmd, import_cmd, report_cmd, watch_cmd):
+    for module in (sync_cmd, import_cmd, report_cmd, watch_cmd, deploy_cmd):
         module.register(sub)
     return parser
 
