@@ -1,0 +1,266 @@
+"""`bobing report`: per bowl and per day, games, throws, prizes, 状元 and a fairness audit.
+
+    bobing report [--db FILE]              a terminal summary
+    bobing report --db FILE --json         one JSON object (a contract: docs/sync.md)
+    bobing report --db FILE --html DIR     DIR/index.html, self-contained (plots as data URIs),
+                                           and each plot as DIR/*.png too
+
+Bowls whose dice fail at the 99 % level, and bowls whose log is damaged or
+broken, are listed first, in red.  host_tools/audit.py computes the figures.
+"""
+
+import base64
+import html
+import io
+import json
+import os
+import sys
+
+from bobing.names import KIND_NAMES, KINDS, TIER_NAMES, TIERS
+from host_tools import audit, db
+from host_tools.cli import UsageError
+from host_tools.sync_cmd import add_db_argument
+
+RED = "\033[31;1m"
+RESET = "\033[0m"
+
+
+def register(sub):
+    p = sub.add_parser(
+        "report", help="per bowl and day: games, throws, prizes, 状元, and a dice fairness audit"
+    )
+    add_db_argument(p)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--html", metavar="DIR", help="also write DIR/index.html with plots (self-contained)")
+    p.set_defaults(run=run)
+
+
+def _p(p):
+    return "-" if p is None else ("%.2g" % p if p < 0.001 else "%.3f" % p)
+
+
+def alarms(report):
+    """One line per bowl that fails the dice tests or whose chain is not intact."""
+    lines = []
+    for b in report["bowls"]:
+        if b["flagged"]:
+            lines.append(
+                "bowl %s: dice FAIL at the 99%% level (%s; faces p=%s, kinds p=%s)"
+                % (b["bowl"], " and ".join(b["failed"]), _p(b["faces_p"]), _p(b["kinds_p"]))
+            )
+        if not b["chain_ok"]:
+            lines.append("bowl %s: log NOT intact: %s" % (b["bowl"], b["issues"][0]))
+    return lines
+
+
+def text_lines(report, color=False):
+    out = []
+    for line in alarms(report):
+        out.append(RED + line + RESET if color else line)
+    if out:
+        out.append("")
+    for b in report["bowls"]:
+        out.append(
+            "bowl %s: %d games, %d throws, faces p=%s, kinds p=%s, chain %s, %d power-cut recoveries"
+            % (
+                b["bowl"],
+                b["games"],
+                b["throws"],
+                _p(b["faces_p"]),
+                _p(b["kinds_p"]),
+                "ok" if b["chain_ok"] else "BROKEN",
+                b["recoveries"],
+            )
+        )
+        out.append("  faces 1-6: " + " ".join(str(n) for n in b["faces"]))
+        for d in b["days"]:
+            out.append(
+                "  %s: %d games, %d throws, faces p=%s, kinds p=%s"
+                % (d["day"], d["games"], d["throws"], _p(d["faces_p"]), _p(d["kinds_p"]))
+            )
+        out.append("  %-12s %8s %10s" % ("kind", "count", "expected"))
+        for k in KINDS:
+            entry = b["kinds"][k]
+            if entry["count"] or entry["expected"] >= 0.5:
+                out.append("  %-12s %8d %10.1f" % (k, entry["count"], entry["expected"]))
+        out.append("  prizes given: " + ", ".join("%s %d" % (t, b["prizes"][t]) for t in TIERS))
+        for z in b["zhuangyuan"]:
+            out.append(
+                "  状元 game %d (%s): seat %s with %s (%s)%s"
+                % (
+                    z["game"],
+                    z["day"],
+                    z["seat"],
+                    z["dice"],
+                    z["kind"],
+                    "" if z["ended"] else ", game not ended",
+                )
+            )
+        for line in b["notes"]:
+            out.append("  note: " + line)
+        out.append("")
+    if not report["bowls"]:
+        out.append("no bowls synced yet")
+    return out
+
+
+# --- HTML -------------------------------------------------------------------
+
+
+def _png(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def plots(bowl):
+    """[(file name, caption, PNG bytes)] for one bowl."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = []
+    fig, ax = plt.subplots(figsize=(5, 2.8))
+    ax.bar(range(1, 7), bowl["faces"], color="#c33" if "faces" in bowl["failed"] else "#36c")
+    ax.axhline(sum(bowl["faces"]) / 6, color="k", lw=1, ls="--", label="fair")
+    ax.set_xlabel("face")
+    ax.set_ylabel("dice")
+    ax.set_title("faces, p = %s" % _p(bowl["faces_p"]))
+    ax.legend()
+    out.append(("faces-%s.png" % bowl["bowl"], "Faces of every die thrown", _png(fig)))
+    kinds = [k for k in KINDS if bowl["kinds"][k]["expected"] >= 0.5]
+    ratio = [bowl["kinds"][k]["count"] / bowl["kinds"][k]["expected"] for k in kinds]
+    fig, ax = plt.subplots(figsize=(6, 2.8))
+    ax.bar(range(len(kinds)), ratio, color="#c33" if "kinds" in bowl["failed"] else "#3a3")
+    ax.axhline(1.0, color="k", lw=1, ls="--")
+    # stable ids, not 汉字: a plot must not depend on a CJK font being installed
+    ax.set_xticks(range(len(kinds)), kinds, fontsize=7, rotation=40, ha="right")
+    ax.set_ylabel("observed / exact")
+    ax.set_title("award kinds, p = %s" % _p(bowl["kinds_p"]))
+    out.append(("kinds-%s.png" % bowl["bowl"], "Award kinds against their exact probability", _png(fig)))
+    return out
+
+
+def html_page(report, images):
+    e = html.escape
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Bobing festival report</title><style>"
+        "body{font-family:sans-serif;margin:2em;max-width:70em}.alarm{color:#fff;background:#c00;padding:.5em;"
+        "font-weight:bold}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:right}.bad{color:#c00;font-weight:bold}</style></head><body>",
+        "<h1>Bobing (博饼) festival report</h1>",
+    ]
+    for line in alarms(report):
+        parts.append("<p class='alarm'>%s</p>" % e(line))
+    parts.append(
+        "<h2>Bowls</h2><table><tr><th>bowl</th><th>games</th><th>throws</th><th>faces p</th>"
+        "<th>kinds p</th><th>chain</th><th>recoveries</th></tr>"
+    )
+    for b in report["bowls"]:
+        bad = " class='bad'" if b["flagged"] else ""
+        parts.append(
+            "<tr%s><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td></tr>"
+            % (
+                bad,
+                e(b["bowl"]),
+                b["games"],
+                b["throws"],
+                _p(b["faces_p"]),
+                _p(b["kinds_p"]),
+                "ok" if b["chain_ok"] else "<span class='bad'>BROKEN</span>",
+                b["recoveries"],
+            )
+        )
+    parts.append(
+        "</table><p>Flagged: a chi-square test of the faces (1/6 each) or of the award kinds "
+        "(exact probabilities from all 46,656 throws under each game's rules) gives p &lt; %.2f."
+        "</p>" % report["level"]
+    )
+    for b in report["bowls"]:
+        parts.append("<h2>Bowl %s</h2>" % e(b["bowl"]))
+        for name, caption, png in images.get(b["bowl"], []):
+            uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+            parts.append(
+                "<figure style='display:inline-block'><img src='%s' alt='%s'><figcaption>%s"
+                "</figcaption></figure>" % (uri, e(name), e(caption))
+            )
+        parts.append(
+            "<h3>Per day</h3><table><tr><th>day</th><th>games</th><th>throws</th><th>faces p</th>"
+            "<th>kinds p</th></tr>"
+        )
+        for d in b["days"]:
+            parts.append(
+                "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>"
+                % (e(d["day"]), d["games"], d["throws"], _p(d["faces_p"]), _p(d["kinds_p"]))
+            )
+        parts.append(
+            "</table><h3>Award kinds</h3><table><tr><th>kind</th><th>count</th><th>expected</th></tr>"
+        )
+        for i, k in enumerate(KINDS):
+            entry = b["kinds"][k]
+            parts.append(
+                "<tr><td>%s %s</td><td>%d</td><td>%.1f</td></tr>"
+                % (e(KIND_NAMES[i][0]), e(k), entry["count"], entry["expected"])
+            )
+        parts.append(
+            "</table><h3>Prizes given</h3><p>%s</p>"
+            % e(", ".join("%s %d" % (TIER_NAMES[i][0], b["prizes"][t]) for i, t in enumerate(TIERS)))
+        )
+        parts.append(
+            "<h3>状元 winners</h3><table><tr><th>game</th><th>day</th><th>seat</th><th>throw</th>"
+            "<th>kind</th></tr>"
+        )
+        for z in b["zhuangyuan"]:
+            parts.append(
+                "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
+                % (z["game"], e(z["day"]), z["seat"], e(z["dice"] or ""), e(z["kind"] or ""))
+            )
+        parts.append("</table>")
+        for line in b["issues"] + b["notes"]:
+            parts.append("<p class='bad'>%s</p>" % e(line))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_html(report, folder):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError("--html needs matplotlib: pip install 'bobing[report]'") from None
+    images = {b["bowl"]: plots(b) for b in report["bowls"] if b["throws"]}
+    os.makedirs(folder, exist_ok=True)
+    for items in images.values():
+        for name, _, png in items:
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(png)
+    with open(os.path.join(folder, "index.html"), "w", encoding="utf-8") as f:
+        f.write(html_page(report, images))
+
+
+def run(args):
+    if not os.path.exists(args.db):
+        raise UsageError("%s: no such database (run `bobing sync` first)" % args.db)
+    try:
+        conn = db.connect(args.db, create=False)
+        report = audit.figures(conn)
+    except db.DatabaseError as e:
+        raise UsageError(str(e)) from None
+    except ImportError:
+        raise UsageError("the report needs scipy: pip install 'bobing[report]'") from None
+    finally:
+        if "conn" in locals():
+            conn.close()
+    if args.html:
+        try:
+            write_html(report, args.html)
+        except OSError as e:
+            raise UsageError("%s: cannot write: %s" % (args.html, e.strerror)) from None
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print("\n".join(text_lines(report, color=sys.stdout.isatty())))
+    return 0
