@@ -110,6 +110,8 @@ class Setup:
                 raise UsageError("%d players but %d names" % (self.players, len(self.names)))
         if self.players is None:
             raise UsageError("--players (or --names) is needed: how many play?")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise UsageError("%d players: a table has %d-%d" % (self.players, MIN_PLAYERS, MAX_PLAYERS))
         if self.first >= self.players:
             raise UsageError("first seat %d: there are %d players" % (self.first + 1, self.players))
 
