@@ -233,10 +233,10 @@ def run(args):
 
 def start(args, texts, dice):
     setup = setup_from_args(args)
+    setup.game()  # the settings checked before any dice are thrown or any folder made
     path = args.save or gamefile.new_game_path()
     if os.path.isfile(path) and os.path.getsize(path):
         raise UsageError("%s already holds a game: --resume %s continues it" % (path, path))
-    setup.game()  # the settings checked before any dice are thrown
     draw_game = Game.start(setup.game().rules, setup.players, dice)
     setup.draw, setup.first = draw_game.draw, draw_game.first_seat
     game = setup.game()
