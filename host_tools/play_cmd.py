@@ -234,7 +234,7 @@ def run(args):
 def start(args, texts, dice):
     setup = setup_from_args(args)
     setup.game()  # the settings checked before any dice are thrown or any folder made
-    path = args.save or gamefile.new_game_path()
+    path = os.path.abspath(args.save) if args.save else gamefile.new_game_path()
     if os.path.isfile(path) and os.path.getsize(path):
         raise UsageError("%s already holds a game: --resume %s continues it" % (path, path))
     draw_game = Game.start(setup.game().rules, setup.players, dice)
@@ -274,7 +274,7 @@ def resume(args, texts, dice):
     ]
     if given:
         raise UsageError("--resume plays on with the saved game's own settings: drop %s" % given[0])
-    path = args.resume or gamefile.latest_unfinished()
+    path = os.path.abspath(args.resume) if args.resume else gamefile.latest_unfinished()
     setup, turns = gamefile.load(path)
     game = setup.game()
     used = gamefile.play_turns(game, turns)
