@@ -66,7 +66,7 @@ class Table:
     def before(self):
         """What the next action's sentences compare against: the 状元 contest as it stands."""
         game = self.game
-        return game.top, list(game.zy_dice), list(game.zy_rank)
+        return game.top, list(game.zy_dice)
 
     def narrate(self, before):
         """Lines for the latest action's events; `before` is self.before() taken before it."""
@@ -112,7 +112,7 @@ class Table:
         # Why the provisional 状元 moved: a first or higher throw, or the holder's own
         # lower throw replacing their earlier one (禄骨), or an equal one (the earlier wins).
         t = self.texts
-        old_top, old_dice, old_rank = before
+        old_top, old_dice = before
         if seat == ev.NO_SEAT:
             return t("zy_none")
         name = self.name(seat)

@@ -241,7 +241,15 @@ def save(path, text):
             if os.path.exists(temporary):
                 os.remove(temporary)
     except OSError as e:
-        raise Failure("cannot save to %s: %s" % (path, e.strerror or e)) from None
+        raise SaveError(path, e.strerror or str(e)) from None
+
+
+class SaveError(Failure):
+    """The game could not be saved; `reason` is the system's word for why."""
+
+    def __init__(self, path, reason):
+        super().__init__("cannot save to %s: %s" % (path, reason))
+        self.reason = reason
 
 
 def data_dir():

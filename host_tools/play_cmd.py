@@ -14,7 +14,7 @@ import sys
 from bobing.dice import Dice, SeededBytes
 from bobing.game import MAX_SETS, Game
 from host_tools import gamefile
-from host_tools.cli import Failure, UsageError, add_rules_arguments, seed_value
+from host_tools.cli import UsageError, add_rules_arguments, seed_value
 from host_tools.describe import Table, default_names, parse_names
 from host_tools.replay_cmd import add_players_argument
 from host_tools.texts import add_lang_argument, texts_from_args, width
@@ -95,10 +95,10 @@ class Sitting:
         """Save the whole game; a failure is told once on stderr and play goes on."""
         try:
             gamefile.save(self.path, gamefile.game_text(self.setup, self.turns))
-        except Failure as e:
-            if self.save_error is None:
-                print(self.texts("save_failed", path=self.path, why=str(e).split(": ")[-1]), file=sys.stderr)
-            self.save_error = str(e).split(": ")[-1]
+        except gamefile.SaveError as e:
+            if self.save_error is None:  # told once, not at every throw
+                print(self.texts("save_failed", path=self.path, why=e.reason), file=sys.stderr)
+            self.save_error = e.reason
             return
         self.save_error = None
 
