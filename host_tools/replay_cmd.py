@@ -53,10 +53,11 @@ def players_count(text):
 
 def override(setup, args):
     """The command line's settings over the file's."""
-    if args.players is not None:
+    if args.players is not None and args.players != setup.players:
+        if setup.players is not None:  # the file's names and draw were for another table
+            setup.names = None
+            setup.draw = ()
         setup.players = args.players
-        if args.names is None and setup.names and len(setup.names) != args.players:
-            setup.names = None  # the file's names were for another table
     if args.names is not None:
         setup.names = parse_names(args.names)
     if args.rules is not None:

@@ -412,6 +412,8 @@ def test_replaying_a_saved_game_gives_exactly_its_outcome(tmp_path):
     played_end = proc.stdout[proc.stdout.rindex("\n状元：") :].split("本局记录在")[0].strip()
     assert replay.stdout.strip().endswith(played_end)
     assert "阿公 跳猴" in replay.stdout and "阿嬷 掷出 4 4 4 4 6 6" not in replay.stdout
+    other_table = replay_json(path, "--players", "5")  # the command line wins over the file
+    assert sorted(other_table["holdings"]) == ["1", "2", "3", "4", "5"]
 
 
 def test_replay_takes_the_starting_seat_sets_and_voids_on_the_command_line():
