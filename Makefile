@@ -27,10 +27,20 @@ check: mpy
 mpy: $(STAMP)
 	$(BIN)/python tools/mpy_build.py
 
+# `make play` needs none of the developer tools: a plain venv with `pip install .`
+# (the desktop tool is the standard library only), rebuilt when the code changes.
 PLAYERS ?= 4
 RULES   ?= xiamen
-play: $(STAMP)
-	$(BIN)/bobing play --players $(PLAYERS) --rules $(RULES)
+NAMES   ?=
+PLAY_VENV  := build/play-venv
+PLAY_STAMP := $(PLAY_VENV)/.installed
+$(PLAY_STAMP): pyproject.toml $(wildcard firmware/bobing/*.py firmware/bobing/store/*.py host_tools/*.py host_tools/shim/*.py)
+	$(PY) -m venv $(PLAY_VENV)
+	$(PLAY_VENV)/bin/pip install --quiet --disable-pip-version-check .
+	touch $@
+
+play: $(PLAY_STAMP)
+	$(PLAY_VENV)/bin/bobing play --rules $(RULES) $(if $(NAMES),--names $(NAMES),--players $(PLAYERS))
 
 # ARGS=--port=unix64 runs the MicroPython benchmarks on the pinned 64-bit port
 bench: $(STAMP)

@@ -4,26 +4,18 @@ import json
 
 from bobing.classify import classify, kind_of, rank_of, tiers_of
 from bobing.names import KINDS, TIER_NAMES, TIERS, award_names, rank_parts
-from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
+from host_tools.cli import add_rules_arguments, rules_from_args
+from host_tools.throwtext import parse_dice
 
 
 def register(sub):
     p = sub.add_parser("classify", help="classify throws of six dice")
     add_rules_arguments(p)
     p.add_argument("--json", action="store_true", help="one JSON object per line")
-    p.add_argument("throws", nargs="+", metavar="THROW", help="six digits 1-6, e.g. 444411")
+    p.add_argument(
+        "throws", nargs="+", metavar="THROW", help="six faces 1-6: 444411, '4 4 4 4 1 1' or ４４４４１１"
+    )
     p.set_defaults(run=run)
-
-
-def parse_throw(text):
-    """Six dice from a string like '444411'; UsageError names what is wrong."""
-    if len(text) != 6 or not text.isdigit() or not text.isascii():
-        raise UsageError("throw %r: expected six digits 1-6" % text)
-    dice = [int(c) for c in text]
-    for d in dice:
-        if not 1 <= d <= 6:
-            raise UsageError("throw %r: die value %d is not 1-6" % (text, d))
-    return dice
 
 
 def describe(dice, rules):
@@ -55,7 +47,7 @@ def readable(dice, rules):
 
 def run(args):
     rules = rules_from_args(args)
-    throws = [parse_throw(t) for t in args.throws]  # all checked before any output
+    throws = [parse_dice(t) for t in args.throws]  # all checked before any output
     for dice in throws:
         if args.json:
             print(json.dumps(describe(dice, rules), ensure_ascii=False))

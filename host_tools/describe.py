@@ -1,56 +1,183 @@
-"""Human-readable text for game events and standings, shared by `replay` and `play`."""
+"""What `play` and `replay` say about a game: sentences for its events, the 状元
+holder, the standings, and the JSON summary (the `bobing replay --json` contract).
+
+Seats are 0-based in the engine and shown by name (阿明) or number (1号, player 1).
+"""
+
+import unicodedata
 
 from bobing import events as ev
+from bobing.classify import classify
 from bobing.names import KINDS, TIER_NAMES, TIERS, award_names
 from host_tools.cli import UsageError
+from host_tools.texts import pad, width
+
+_ZY = 5
+MAX_NAME_COLUMNS = 12  # a name: 6 Chinese characters or 12 letters, so every line fits 80 columns
 
 
-def tier_label(tier, labels=None):
-    """A tier's name, with its prize (the game's label) when there is one."""
+def tier_label(tier, labels, texts):
+    """A tier's name, its English meaning in English, and its prize (the game's label)."""
     hanzi, _, english = TIER_NAMES[tier]
-    if labels and labels[tier]:
-        return "%s (%s: %s)" % (hanzi, english, labels[tier])
-    return "%s (%s)" % (hanzi, english)
+    prize = labels[tier] if labels else ""
+    if texts.lang == "zh":
+        return "%s（%s）" % (hanzi, prize) if prize else hanzi
+    return "%s (%s: %s)" % (hanzi, english, prize) if prize else "%s (%s)" % (hanzi, english)
 
 
-def event_line(event, game):
-    """One line for one event tuple of `game`; seats shown 1-based."""
-    labels = game.labels
-    kind = event[0]
-    if kind == ev.THROW:
-        dice = ev.dice_of(event[2])
-        hanzi, pinyin, english = award_names(event[3])
-        return "player %d throws %s: %s  %s, %s" % (
-            event[1] + 1,
-            "".join(map(str, dice)),
-            hanzi,
-            pinyin,
-            english,
+def throw_name(game, dice, texts):
+    """The name of a throw under the game's rules: 五红, or 五红 (five reds: Champion)."""
+    result = classify(dice, game.rules.flags)
+    if not result & 15:  # the kind: 0 is a throw that wins nothing
+        return texts("no_award")
+    hanzi, _, english = award_names(result)
+    return hanzi if texts.lang == "zh" else "%s (%s)" % (hanzi, english)
+
+
+def show_dice(dice):
+    return " ".join(map(str, dice))
+
+
+class Table:
+    """The players' names and the language, for everything said about one game."""
+
+    def __init__(self, game, names, texts):
+        self.game = game
+        self.names = names
+        self.texts = texts
+
+    def name(self, seat):
+        return self.names[seat]
+
+    def tier(self, tier):
+        return tier_label(tier, self.game.labels, self.texts)
+
+    def standing(self, seat):
+        """The name of the 状元-class throw a seat stands with."""
+        return throw_name(self.game, ev.dice_of(self.game.zy_dice[seat]), self.texts)
+
+    def holder(self):
+        """`阿明 五红` while somebody holds the 状元 for now, else `暂无`."""
+        top = self.game.top
+        if top == ev.NO_SEAT:
+            return self.texts("nobody")
+        return "%s %s" % (self.name(top), self.standing(top))
+
+    def before(self):
+        """What the next action's sentences compare against: the 状元 contest as it stands."""
+        game = self.game
+        return game.top, list(game.zy_dice)
+
+    def narrate(self, before):
+        """Lines for the latest action's events; `before` is self.before() taken before it."""
+        game, t = self.game, self.texts
+        grab = game.rules.get("liubo_hei") == "grab"
+        lines = []
+        thrower, throw = ev.NO_SEAT, ""
+        for event in game.last_events():
+            kind = event[0]
+            if kind == ev.THROW:
+                thrower, dice = event[1], ev.dice_of(event[2])
+                throw = throw_name(game, dice, t)
+                lines.append(t("throw", name=self.name(thrower), dice=show_dice(dice), award=throw))
+            elif kind == ev.VOID:
+                lines.append(t("void", name=self.name(event[1])))
+            elif kind == ev.SKIP:
+                lines.append(t("skip", name=self.name(event[1])))
+            elif kind == ev.AWARD:
+                lines.append(t("award", name=self.name(event[1]), count=event[3], tier=self.tier(event[2])))
+            elif kind == ev.TAKE:
+                lines.append(
+                    t(
+                        "take",
+                        name=self.name(event[1]),
+                        source=self.name(event[3]),
+                        count=event[4],
+                        tier=self.tier(event[2]),
+                    )
+                )
+            elif kind == ev.SHARE:
+                lines.append(t("grab" if grab else "share", count=event[2], tier=self.tier(event[1])))
+            elif kind == ev.ZY:
+                lines.append(self._zy_change(event[1], thrower, throw, before))
+            elif kind == ev.MISS:
+                lines.append(t("miss", tier=self.tier(event[1])))
+            elif kind == ev.EXHAUSTED:
+                lines.append(t("exhausted", tier=self.tier(event[1])))
+            else:
+                lines.append(self._end_line(event[1], thrower, throw, grab))
+        return lines
+
+    def _zy_change(self, seat, thrower, throw, before):
+        # Why the provisional 状元 moved: a first or higher throw, or the holder's own
+        # lower throw replacing their earlier one (禄骨), or an equal one (the earlier wins).
+        t = self.texts
+        old_top, old_dice = before
+        if seat == ev.NO_SEAT:
+            return t("zy_none")
+        name = self.name(seat)
+        if seat == thrower:
+            if old_top == ev.NO_SEAT:
+                return t("zy_first", name=name, throw=throw)
+            old_throw = throw_name(self.game, ev.dice_of(old_dice[old_top]), t)
+            return t("zy_higher", name=name, throw=throw, old=self.name(old_top), old_throw=old_throw)
+        old_throw = throw_name(self.game, ev.dice_of(old_dice[thrower]), t)
+        fields = {"name": name, "throw": throw, "old": self.name(thrower), "old_throw": old_throw}
+        if self.game.zy_rank[thrower] == self.game.zy_rank[seat]:
+            return t("zy_tie", **fields)
+        return t("zy_lugu", new_throw=self.standing(seat), **fields)
+
+    def _end_line(self, reason, thrower, throw, grab):
+        t = self.texts
+        if reason == ev.END_POOL_EMPTY:
+            return t("end_pool_empty")
+        key = {ev.END_LIUBO_HONG: "end_liubo_hong", ev.END_BIANDIJIN: "end_biandijin"}.get(
+            reason, "end_grab" if grab else "end_liubo_hei"
         )
-    if kind == ev.VOID:
-        return "player %d: throw void (跳猴), wins nothing" % (event[1] + 1)
-    if kind == ev.SKIP:
-        return "player %d sits this turn out" % (event[1] + 1)
-    if kind == ev.AWARD:
-        return "  player %d wins %d x %s" % (event[1] + 1, event[3], tier_label(event[2], labels))
-    if kind == ev.TAKE:
-        return "  player %d takes %d x %s from player %d" % (
-            event[1] + 1,
-            event[4],
-            tier_label(event[2], labels),
-            event[3] + 1,
+        return t(key, name=self.name(thrower), throw=throw)
+
+    def winners(self):
+        """The line naming every 状元 winner with their throw, once the game has ended."""
+        game, t = self.game, self.texts
+        won = []
+        for seat in range(game.players):
+            count = game.holdings[seat * 6 + _ZY]
+            if not count:
+                continue
+            if game.zy_rank[seat]:
+                dice = show_dice(ev.dice_of(game.zy_dice[seat]))
+                item = t("winner", name=self.name(seat), throw=self.standing(seat), dice=dice)
+                won.append(item + (" x%d" % count if count > 1 else ""))
+            else:
+                won.append(t("winner_all", name=self.name(seat), n=count))
+        if won:
+            return t("winners", list=", ".join(won))
+        if game.shared[_ZY]:
+            return t("zy_grabbed" if game.rules.get("liubo_hei") == "grab" else "zy_shared")
+        return t("no_winner")
+
+    def standings(self):
+        """Lines of a table, 状元 first: each player's prizes per tier, the pool, the holder marked."""
+        game, t = self.game, self.texts
+        column = max(width(t("player")), width(t("shared")), *(width(n) for n in self.names))
+        head = pad(t("player"), column) + "".join(
+            pad(TIER_NAMES[tier][0], 6, True) for tier in range(5, -1, -1)
         )
-    if kind == ev.SHARE:
-        return "  %d x %s shared by everyone" % (event[2], tier_label(event[1], labels))
-    if kind == ev.ZY:
-        if event[1] == ev.NO_SEAT:
-            return "  nobody holds the 状元 now"
-        return "  player %d now holds the 状元 (provisional)" % (event[1] + 1)
-    if kind == ev.MISS:
-        return "  %s all gone: nothing won" % tier_label(event[1], labels)
-    if kind == ev.EXHAUSTED:
-        return "  last %s taken" % tier_label(event[1], labels)
-    return "game over: %s" % ev.END_REASONS[event[1]]
+        lines = [head]
+        for seat in range(game.players):
+            held = seat_holdings(game, seat)
+            row = pad(self.name(seat), column) + "".join("%6d" % held[tier] for tier in range(5, -1, -1))
+            if seat == game.top and not game.ended:
+                row += "  " + t("holder_mark")
+            lines.append(row)
+        lines.append(pad(t("left"), column) + "".join("%6d" % n for n in reversed(game.remaining)))
+        if any(game.shared):
+            lines.append(pad(t("shared"), column) + "".join("%6d" % n for n in reversed(game.shared)))
+        return lines
+
+    def pool(self):
+        """The prizes left per tier, 状元 first: `状元1 对堂2 三红4 ...`."""
+        return " ".join("%s%d" % (TIER_NAMES[t][0], self.game.remaining[t]) for t in range(5, -1, -1))
 
 
 def seat_holdings(game, seat):
@@ -80,37 +207,62 @@ def summary(game):
     }
 
 
-def add_label_argument(parser):
-    parser.add_argument(
-        "--label",
-        action="append",
-        default=[],
-        metavar="TIER=PRIZE",
-        help="what a tier's prize is, e.g. duitang=红包 (tiers: %s)" % ", ".join(TIERS),
-    )
+# --- names and labels from the command line (and from a saved game) -------------------
 
 
-def labels_from_args(args):
-    """Six labels, 一秀 first, from --label TIER=PRIZE options."""
+def _text_value(text):
+    # As typed, in NFKC (full-width letters and digits become plain) so that a saved
+    # game reads back the very same text; '#' would start a comment in the file.
+    return unicodedata.normalize("NFKC", text).strip()
+
+
+def tier_of(name):
+    """A tier by its id (duitang) or Chinese name (对堂); None if neither."""
+    for tier, (hanzi, _, _) in enumerate(TIER_NAMES):
+        if name in (TIERS[tier], hanzi):
+            return tier
+    return None
+
+
+def parse_label(item, labels):
+    """Set labels[tier] from `TIER=PRIZE` (状元=红包 or zhuangyuan=红包); UsageError if bad."""
+    tier_name, sep, text = _text_value(item).partition("=")
+    tier = tier_of(tier_name.strip())
+    text = text.strip()
+    if not sep or tier is None or not text:
+        raise UsageError(
+            "--label %r: expected TIER=PRIZE, TIER one of %s or %s"
+            % (item, " ".join(n[0] for n in TIER_NAMES), ", ".join(TIERS))
+        )
+    if len(text.encode("utf-8")) > ev.MAX_LABEL_BYTES or "#" in text or "\n" in text:
+        raise UsageError(
+            "--label %r: a prize is at most 10 Chinese characters or 30 letters, without '#'" % item
+        )
+    labels[tier] = text
+
+
+def labels_from_list(items):
+    """Six labels, 一秀 first, from TIER=PRIZE items."""
     labels = [""] * 6
-    for item in args.label:
-        tier, sep, text = item.partition("=")
-        if not sep or tier not in TIERS or not text.strip():
-            raise UsageError("--label %r: expected TIER=PRIZE with TIER one of %s" % (item, ", ".join(TIERS)))
-        if len(text.encode("utf-8")) > ev.MAX_LABEL_BYTES:
-            raise UsageError("--label %r: at most %d bytes of UTF-8" % (item, ev.MAX_LABEL_BYTES))
-        labels[TIERS.index(tier)] = text.strip()
+    for item in items:
+        parse_label(item, labels)
     return labels
 
 
-def standings_table(game):
-    """Lines of a plain table: each player's prizes per tier."""
-    head = "player " + " ".join("%4s" % TIER_NAMES[t][0] for t in range(5, -1, -1))
-    lines = [head]
-    for seat in range(game.players):
-        held = seat_holdings(game, seat)
-        lines.append("%6d " % (seat + 1) + " ".join("%6d" % held[t] for t in range(5, -1, -1)))
-    lines.append("  left " + " ".join("%6d" % n for n in reversed(game.remaining)))
-    if any(game.shared):
-        lines.append("shared " + " ".join("%6d" % n for n in reversed(game.shared)))
-    return lines
+def parse_names(text):
+    """Player names from `阿公,阿嬷,小明` (commas, full-width commas or 、); UsageError if bad."""
+    for comma in ("，", "、"):
+        text = text.replace(comma, ",")
+    names = [_text_value(n) for n in text.split(",")]
+    for name in names:
+        if not name or width(name) > MAX_NAME_COLUMNS or "#" in name or not name.isprintable():
+            raise UsageError(
+                "--names %r: each name 1-6 Chinese characters or 1-12 letters, without '#'" % text
+            )
+    if len(set(names)) != len(names):
+        raise UsageError("--names %r: two players have the same name" % text)
+    return names
+
+
+def default_names(players, texts):
+    return [texts("default_name", n=seat + 1) for seat in range(players)]

@@ -1,88 +1,285 @@
-"""`bobing play`: a whole game at the terminal on the bowl's own engine.
+"""`bobing play`: a whole game at the terminal, on the bowl's own engine.
 
-Enter throws for the player on turn; `v` voids the last throw's player's next
-throw as a referee would (跳猴), `s` shows the standings, `q` quits.
+Enter throws the computer's dice; six faces typed (444411, 4 4 4 4 1 1, ４４４４１１)
+score a real bowl's throw for the player on turn, so a family can use it as the
+scorekeeper.  `v` voids the turn (跳猴), `u` takes back the last typed throw or void,
+`s` shows the standings, `q` asks, then stops.  Every turn is saved as it happens
+(gamefile), so `--resume` continues a game that was stopped, interrupted or lost
+its terminal.
 """
 
 import os
 import sys
 
-from bobing import events as ev
 from bobing.dice import Dice, SeededBytes
-from bobing.game import ENTROPY_SEEDED, ENTROPY_UNKNOWN, MAX_SETS, Game
-from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
-from host_tools.describe import add_label_argument, event_line, labels_from_args, standings_table, tier_label
+from bobing.game import MAX_SETS, Game
+from host_tools import gamefile
+from host_tools.cli import UsageError, add_rules_arguments, seed_value
+from host_tools.describe import Table, default_names, parse_names
 from host_tools.replay_cmd import add_players_argument
+from host_tools.texts import add_lang_argument, texts_from_args, width
+from host_tools.throwtext import clean_line, looks_like_dice, parse_dice
 
 RED = "\033[1;31m"
 PLAIN = "\033[0m"
-HELP = "Enter: throw   v: void this player's throw (跳猴)   s: standings   q: quit"
+COLUMNS = 79  # a status line longer than this is split in two, for an 80-column terminal
+QUIT_WORDS = ("q", "quit", "exit", "退出", "结束")
+UNDO_WORDS = ("u", "undo", "撤销")
+STANDINGS_WORDS = ("s", "积分")
+HELP_WORDS = ("?", "h", "help", "帮助")
+EXIT_INTERRUPTED = 130
 
 
 def register(sub):
-    p = sub.add_parser("play", help="play a whole game in the terminal (Enter throws)")
-    add_rules_arguments(p)
-    add_players_argument(p)
-    add_label_argument(p)
-    p.add_argument("--sets", type=int, default=1, metavar="K", help="sets of 63 prizes (default 1)")
-    p.add_argument("--seed", type=int, metavar="S", help="reproducible dice (default: os.urandom)")
+    p = sub.add_parser("play", help="play a whole game in the terminal, or keep score of a real bowl")
+    add_rules_arguments(p, default=None)
+    add_players_argument(p, required=False)
+    p.add_argument("--names", metavar="A,B,...", help="the players' names in seat order, e.g. 阿公,阿嬷,小明")
+    p.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="TIER=PRIZE",
+        help="what a tier's prize is: 状元=红包 or zhuangyuan=红包 (at most 10 Chinese characters)",
+    )
+    p.add_argument("--sets", type=sets_count, default=None, metavar="K", help="sets of 63 prizes (default 1)")
+    p.add_argument("--seed", type=seed_value, metavar="S", help="reproducible dice, 0-4294967295")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours for the red 4s and 1s")
+    add_lang_argument(p)
+    p.add_argument(
+        "--save", metavar="FILE", help="save the game here (default: a new file in your data folder)"
+    )
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="FILE",
+        help="continue a saved game (default: the latest unfinished one)",
+    )
     p.set_defaults(run=run)
 
 
-def show_dice(dice, color):
-    """Dice as digits; the red faces (4 and 1) in red when colour is on."""
-    if not color:
-        return " ".join(map(str, dice))
-    return " ".join(RED + str(d) + PLAIN if d in (1, 4) else str(d) for d in dice)
+def sets_count(text):
+    return gamefile.whole_number("--sets", text, 1, MAX_SETS)
 
 
-def prompt(text):
+def setup_from_args(args):
+    setup = gamefile.Setup()
+    setup.players = args.players
+    if args.names is not None:
+        setup.names = parse_names(args.names)
+    setup.preset = args.rules or setup.preset
+    setup.options = list(args.option)
+    setup.sets = args.sets or 1
+    setup.labels = list(args.label)
+    setup.check()
+    return setup
+
+
+class Sitting:
+    """One game at the terminal: the game, its file, and what was typed since it started."""
+
+    def __init__(self, path, setup, turns, game, texts, roll, color):
+        self.path = path
+        self.setup = setup
+        self.turns = turns  # every turn so far: dice, or None for a void
+        self.game = game
+        self.texts = texts
+        self.roll = roll
+        self.color = color
+        self.table = Table(game, setup.names or default_names(setup.players, texts), texts)
+        self.undoable = 0  # turns at the end of self.turns typed (or voided) in this sitting
+        self.save_error = None
+
+    def save(self):
+        """Save the whole game; a failure is told once on stderr and play goes on."""
+        try:
+            gamefile.save(self.path, gamefile.game_text(self.setup, self.turns))
+        except gamefile.SaveError as e:
+            if self.save_error is None:  # told once, not at every throw
+                print(self.texts("save_failed", path=self.path, why=e.reason), file=sys.stderr)
+            self.save_error = e.reason
+            return
+        self.save_error = None
+
+    def show_dice(self, dice):
+        if not self.color:
+            return " ".join(map(str, dice))
+        return " ".join(RED + str(d) + PLAIN if d in (1, 4) else str(d) for d in dice)
+
+    def turn(self, dice, typed):
+        """Apply a throw (dice) or a void (None), tell what happened, save."""
+        before = self.table.before()
+        if dice is None:
+            self.game.void()
+        else:
+            self.game.throw(dice)
+        self.turns.append(None if dice is None else list(dice))
+        self.undoable = self.undoable + 1 if typed else 0
+        for line in self.table.narrate(before):
+            print(line)
+        self.save()
+
+    def undo(self):
+        t = self.texts
+        if not self.undoable:
+            print(t("nothing_to_undo"))
+            return
+        last = self.turns.pop()
+        self.undoable -= 1
+        game = self.setup.game()
+        gamefile.play_turns(game, self.turns)
+        self.game = self.table.game = game
+        what = t("undo_void") if last is None else "".join(map(str, last))
+        print(t("undone", name=self.table.name(game.turn), what=what))
+        self.save()
+
+    def status_lines(self):
+        t = self.texts
+        pool, holder = self.table.pool(), self.table.holder()
+        line = t("status", pool=pool, holder=holder)
+        if width(line) <= COLUMNS:
+            return [line]
+        parts = line.split(" ｜ " if t.lang == "zh" else " | ")
+        return parts
+
+    def help(self):
+        print(self.texts("help1"))
+        print(self.texts("help2"))
+
+    def stop(self, key):
+        """Standings, and how to go on, when the game stops before its end."""
+        t = self.texts
+        print(t(key))
+        print("\n".join(self.table.standings()))
+        if self.save_error:
+            print(t("not_saved", why=self.save_error))
+        print(t("resume_hint", path=self.path))
+
+    def finish(self):
+        print()
+        print(self.table.winners())
+        print("\n".join(self.table.standings()))
+        print(self.texts("saved_at", path=self.path))
+
+    def play(self):
+        """Turns until the game ends or the players stop; the exit status."""
+        t = self.texts
+        self.help()
+        while not self.game.ended:
+            print()
+            for line in self.status_lines():
+                print(line)
+            answer = ask(t("prompt", name=self.table.name(self.game.turn)))
+            if answer is None:
+                self.stop("unfinished")
+                return 1 if self.save_error else 0
+            command = clean_line(answer).lower()
+            if command == "":
+                dice = self.roll()
+                self.turn(dice, typed=False)
+            elif command in QUIT_WORDS:
+                sure = ask(t("quit_ask"))
+                if sure is None or (sure.strip()[:1].lower() and sure.strip()[:1].lower() in t("yes")):
+                    self.stop("unfinished")
+                    return 1 if self.save_error else 0
+            elif command in STANDINGS_WORDS:
+                print("\n".join(self.table.standings()))
+            elif command in HELP_WORDS:
+                self.help()
+            elif command in gamefile.VOID_WORDS:
+                self.turn(None, typed=True)
+            elif command in UNDO_WORDS:
+                self.undo()
+            elif looks_like_dice(command):
+                try:
+                    dice = parse_dice(command)
+                except UsageError:
+                    print(t("bad_dice", text=answer.strip()))
+                    continue
+                self.turn(dice, typed=True)
+            else:
+                print(t("unknown", text=answer.strip()))
+        self.finish()
+        return 1 if self.save_error else 0
+
+
+def ask(prompt):
+    """A line typed at the prompt; None when the input has ended or was never there."""
+    if sys.stdin is None:
+        print()
+        return None
     try:
-        return input(text).strip().lower()
+        return input(prompt)
     except EOFError:
-        return "q"
+        print()
+        return None
 
 
 def run(args):
-    if not 1 <= args.sets <= MAX_SETS:
-        raise UsageError("--sets %d: expected 1-%d" % (args.sets, MAX_SETS))
-    rules = rules_from_args(args)
-    labels = labels_from_args(args)
-    color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
+    texts = texts_from_args(args)
     dice = Dice(SeededBytes(args.seed) if args.seed is not None else os.urandom)
+    if args.resume is not None:
+        sitting = resume(args, texts, dice)
+    else:
+        sitting = start(args, texts, dice)
+    try:
+        return sitting.play()
+    except KeyboardInterrupt:
+        print()
+        sitting.stop("interrupted")
+        return EXIT_INTERRUPTED
 
-    # os.urandom on a desktop: the source is the OS's, not one the bowl names
-    entropy = ENTROPY_SEEDED if args.seed is not None else ENTROPY_UNKNOWN
-    game = Game.start(rules, args.players, dice, args.sets, labels, entropy)
-    draw = game.draw
+
+def start(args, texts, dice):
+    setup = setup_from_args(args)
+    setup.game()  # the settings checked before any dice are thrown or any folder made
+    path = os.path.abspath(args.save) if args.save else gamefile.new_game_path()
+    if os.path.isfile(path) and os.path.getsize(path):
+        raise UsageError("%s already holds a game: --resume %s continues it" % (path, path))
+    draw_game = Game.start(setup.game().rules, setup.players, dice)
+    setup.draw, setup.first = draw_game.draw, draw_game.first_seat
+    game = setup.game()
+    color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
+    sitting = Sitting(path, setup, [], game, texts, dice.roll, color)
+    gamefile.save(path, gamefile.game_text(setup, []))  # Failure: nothing played, nothing lost
+    names = sitting.table
     print(
-        "答起 starter draw: player %d throws %d dice: %s = %d, so player %d starts."
-        % (game.draw_seat + 1, len(draw), show_dice(draw, color), sum(draw), game.first_seat + 1)
+        texts(
+            "draw",
+            name=names.name(0),
+            n=len(setup.draw),
+            dice=sitting.show_dice(setup.draw),
+            sum=sum(setup.draw),
+            first=names.name(setup.first),
+        )
     )
-    print(HELP)
-    while not game.ended:
-        pool = "  ".join("%s %d" % (tier_label(t).split()[0], game.remaining[t]) for t in range(5, -1, -1))
-        answer = prompt("\n[left: %s]  player %d, Enter to throw > " % (pool, game.turn + 1))
-        if answer == "q":
-            print("Game left unfinished.")
-            break
-        if answer == "s":
-            print("\n".join(standings_table(game)))
-            continue
-        if answer == "v":
-            game.void()
-        elif answer == "":
-            thrown = dice.roll()
-            print("  " + show_dice(thrown, color))
-            game.throw(thrown)
-        else:
-            print(HELP)
-            continue
-        for event in game.last_events():
-            print(event_line(event, game))
-    if game.ended:
-        zy = game.zhuangyuan()
-        if zy is not None:
-            print("\n状元: player %d with %s" % (zy[0] + 1, "".join(map(str, ev.dice_of(zy[1])))))
-        print("\n".join(standings_table(game)))
+    print(texts("saving", path=path))
+    return sitting
+
+
+def resume(args, texts, dice):
+    given = [
+        option
+        for option, value in (
+            ("--players", args.players),
+            ("--names", args.names),
+            ("--rules", args.rules),
+            ("--option", args.option),
+            ("--label", args.label),
+            ("--sets", args.sets),
+            ("--save", args.save),
+        )
+        if value
+    ]
+    if given:
+        raise UsageError("--resume plays on with the saved game's own settings: drop %s" % given[0])
+    path = os.path.abspath(args.resume) if args.resume else gamefile.latest_unfinished()
+    setup, turns = gamefile.load(path)
+    game = setup.game()
+    used = gamefile.play_turns(game, turns)
+    del turns[used:]
+    color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
+    sitting = Sitting(path, setup, turns, game, texts, dice.roll, color)
+    print(texts("already_over" if game.ended else "resumed", path=path, n=len(turns)))
+    return sitting

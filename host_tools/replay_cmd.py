@@ -1,21 +1,39 @@
-"""`bobing replay`: apply a file of throws to a game and report the outcome."""
+"""`bobing replay`: play a file of turns back and report the outcome.
+
+The file is what `play` saves (settings, then one turn a line) or just throws,
+one a line; options given here override the file's settings.  Lines are read
+one at a time and reading stops at the game's end, so a huge or endless input
+is answered in bounded memory; what came after the end is counted (up to
+AFTER_END_LIMIT lines) and reported.
+"""
 
 import json
 import sys
 
-from bobing.game import MAX_PLAYERS, MIN_PLAYERS, Game
-from host_tools.classify_cmd import parse_throw
-from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
-from host_tools.describe import add_label_argument, event_line, labels_from_args, standings_table, summary
+from bobing.game import MAX_PLAYERS, MAX_SETS, MIN_PLAYERS
+from host_tools import gamefile
+from host_tools.cli import UsageError, add_rules_arguments
+from host_tools.describe import Table, default_names, parse_names, summary
+from host_tools.texts import add_lang_argument, texts_from_args
+
+AFTER_END_LIMIT = 10_000  # lines read after the end to count them, then reading stops
 
 
 def register(sub):
-    p = sub.add_parser("replay", help="replay a file of throws (one six-digit throw a line)")
-    add_rules_arguments(p)
-    add_players_argument(p)
-    add_label_argument(p)
+    p = sub.add_parser("replay", help="play back a saved game or a file of throws (one a line)")
+    add_rules_arguments(p, default=None)
+    add_players_argument(p, required=False)
+    p.add_argument("--names", metavar="A,B,...", help="the players' names in seat order")
+    p.add_argument("--first", metavar="SEAT", help="who throws first, 1-based (default 1, or the file's)")
+    p.add_argument("--sets", metavar="K", help="sets of 63 prizes (default 1, or the file's)")
+    p.add_argument(
+        "--label", action="append", default=[], metavar="TIER=PRIZE", help="a tier's prize: 状元=红包"
+    )
+    add_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
-    p.add_argument("file", metavar="FILE", help="throws, one a line ('#' comments); - for stdin")
+    p.add_argument(
+        "file", metavar="FILE", help="turns, one a line (444411, v for a void, '#' comments); - for stdin"
+    )
     p.set_defaults(run=run)
 
 
@@ -30,54 +48,86 @@ def add_players_argument(parser, required=True):
 
 
 def players_count(text):
-    if not text.isdigit() or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
-        raise UsageError("--players %r: expected a whole number %d-%d" % (text, MIN_PLAYERS, MAX_PLAYERS))
-    return int(text)
+    return gamefile.whole_number("--players", text, MIN_PLAYERS, MAX_PLAYERS)
 
 
-def read_throws(path):
-    """[(line number, dice)] of a throws file; UsageError names the bad line."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError("%s: cannot read: %s" % (path, getattr(e, "strerror", None) or e)) from None
-    throws = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            throws.append((number, parse_throw(line)))
-        except UsageError as e:
-            raise UsageError("%s line %d: %s" % ("stdin" if path == "-" else path, number, e)) from None
-    return throws
+def override(setup, args):
+    """The command line's settings over the file's."""
+    if args.players is not None and args.players != setup.players:
+        if setup.players is not None:  # the file's names and draw were for another table
+            setup.names = None
+            setup.draw = ()
+        setup.players = args.players
+    if args.names is not None:
+        setup.names = parse_names(args.names)
+    if args.rules is not None:
+        setup.preset = args.rules
+    if args.option:
+        setup.options = list(args.option)
+    if args.sets is not None:
+        setup.sets = gamefile.whole_number("--sets", args.sets, 1, MAX_SETS)
+    if args.first is not None:
+        setup.first = gamefile.whole_number("--first", args.first, 1, MAX_PLAYERS) - 1
+        setup.draw = ()  # a seat chosen by hand, not by the file's draw
+    if args.label:
+        setup.labels = list(args.label)
+    setup.check()
 
 
 def run(args):
-    rules = rules_from_args(args)
-    labels = labels_from_args(args)
-    throws = read_throws(args.file)
-    game = Game(rules, args.players, labels=labels)
+    texts = texts_from_args(args)
+    stream, name = gamefile.open_input(args.file)
+    lines = gamefile.numbered_lines(stream, name)
+    setup = gamefile.Setup()
+    pending = None  # the first turn, read before the game could be made
+    for number, text in lines:
+        item = gamefile.parse_line(name, number, text)
+        if item[0] != "setting":
+            pending = item[1]
+            break
+        try:
+            setup.set(item[1], item[2])
+        except UsageError as e:
+            raise UsageError("%s line %d: %s" % (name, number, e)) from None
+    override(setup, args)
+    game = setup.game()
+    table = Table(game, setup.names or default_names(setup.players, texts), texts)
     used = 0
-    log = []
-    for _, dice in throws:
+    started = pending is not None
+    while started and not game.ended:
+        before = table.before()
+        if pending is None:
+            game.void()
+        else:
+            game.throw(pending)
+        used += 1
+        if not args.json:
+            print("\n".join(table.narrate(before)))
         if game.ended:
             break
-        game.throw(dice)
-        used += 1
-        log.extend(event_line(e, game) for e in game.last_events())
+        started = False
+        for number, text in lines:
+            item = gamefile.parse_line(name, number, text)
+            if item[0] == "setting":
+                raise UsageError("%s line %d: a setting after the first throw" % (name, number))
+            pending, started = item[1], True
+            break
+    ignored = 0
+    if game.ended:
+        for _ in lines:
+            ignored += 1
+            if ignored == AFTER_END_LIMIT:
+                break
+    if ignored:
+        key = "ignored_more" if ignored == AFTER_END_LIMIT else "ignored"
+        print(texts(key, n=ignored), file=sys.stderr if args.json else sys.stdout)
     if args.json:
         out = summary(game)
         out["throws_used"] = used
         keys = ("ended", "end_reason", "throws_used", "zhuangyuan", "holdings", "remaining", "shared")
         print(json.dumps({k: out[k] for k in keys}, ensure_ascii=False))
         return
-    print("\n".join(log))
     print()
-    state = "ended: %s" % game.end_reason_name() if game.ended else "still going"
-    print("%d throws applied, game %s" % (used, state))
-    print("\n".join(standings_table(game)))
+    print(texts("applied", n=used, state=texts("ended" if game.ended else "going")))
+    print(table.winners() if game.ended else texts("holder", holder=table.holder()))
+    print("\n".join(table.standings()))

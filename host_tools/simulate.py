@@ -10,9 +10,9 @@ from itertools import product
 
 from bobing import events as ev
 from bobing.classify import classify, kind_of, tiers_of
-from bobing.dice import Dice
 from bobing.game import TIER_SIZES, Game
 from bobing.names import KINDS, TIERS
+from host_tools.fastdice import BulkDice
 
 ALL_THROWS = 6**6
 # A prize's worth in 一秀: each tier's prizes together are worth the same (32 一秀),
@@ -103,9 +103,10 @@ class Tally:
 
 
 def simulate(rules, players, sets, games, source, progress=None):
-    """A Tally of `games` games; dice from the byte source (os.urandom or SeededBytes).
+    """A Tally of `games` games; dice from the byte source (os.urandom, or SeededBytes or
+    its faster double fastdice.seeded_bytes), thrown as bobing.dice.Dice throws them.
     progress(done, games) is called about a hundred times, and after the last game."""
-    roll = Dice(source).roll
+    roll = BulkDice(source).roll
     tally = Tally(players, sets)
     step = -(-games // 100)  # ceiling: at most 100 calls
     for done in range(1, games + 1):

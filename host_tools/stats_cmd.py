@@ -10,17 +10,16 @@ import os
 import sys
 
 from bobing import events as ev
-from bobing.dice import SeededBytes
 from bobing.game import MAX_SETS
 from bobing.names import KIND_NAMES, KINDS, TIER_NAMES, TIERS
-from host_tools.cli import UsageError, add_rules_arguments, rules_from_args
+from host_tools.cli import UsageError, add_rules_arguments, rules_from_args, seed_value
+from host_tools.fastdice import seeded_bytes
 from host_tools.replay_cmd import add_players_argument
 from host_tools.simulate import ALL_THROWS, median, percentile, seat_means, simulate, throw_odds
 
 DEFAULT_PLAYERS = 10
 DEFAULT_GAMES = 10000
 MAX_GAMES = 10_000_000
-MAX_SEED = 2**32 - 1  # SeededBytes keeps 32 bits: larger seeds would repeat smaller ones
 
 
 def register(sub):
@@ -56,10 +55,6 @@ def sets_count(text):
 
 def games_count(text):
     return _whole_number("--games", text, 1, MAX_GAMES)
-
-
-def seed_value(text):
-    return _whole_number("--seed", text, 0, MAX_SEED)
 
 
 # --- the figures ------------------------------------------------------------
@@ -202,6 +197,21 @@ def load_matplotlib():
     return Figure, FigureCanvasAgg
 
 
+def check_writable(path):
+    """UsageError now, before a long simulation, if the plot could not be written later."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError("--plot %s: no such folder %s" % (path, folder))
+    existed = os.path.exists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise UsageError("--plot %s: cannot write: %s" % (path, e.strerror or e)) from None
+    if not existed:
+        os.remove(path)  # made only to try: nothing is left if the run stops
+
+
 def write_plot(path, matplotlib, tally, report, title):
     """Histogram of throws per game, and the mean prizes per seat stacked by tier."""
     Figure, FigureCanvasAgg = matplotlib
@@ -248,10 +258,8 @@ def run(args):
     matplotlib = None
     if args.plot:  # fail before a long run, not after it
         matplotlib = load_matplotlib()
-        folder = os.path.dirname(os.path.abspath(args.plot))
-        if not os.path.isdir(folder):
-            raise UsageError("--plot %s: no such folder %s" % (args.plot, folder))
-    source = os.urandom if args.seed is None else SeededBytes(args.seed)
+        check_writable(args.plot)
+    source = os.urandom if args.seed is None else seeded_bytes(args.seed)
     progress = progress_bar(sys.stderr) if args.progress or sys.stderr.isatty() else None
     odds = odds_report(rules)
     tally = simulate(rules, players, args.sets, args.games, source, progress)

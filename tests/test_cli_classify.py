@@ -71,7 +71,7 @@ def test_readable_line_has_chinese_pinyin_and_english():
         (["classify", "44441"], "44441"),
         (["classify", "123456", "444447"], "444447"),
         (["classify", "12a456"], "12a456"),
-        (["classify", "１２３４５６"], "six digits"),
+        (["classify", "１２３４５７"], "１２３４５７"),  # full-width digits are read, a 7 is not a die
         (["classify", "--rules", "taipei", "123456"], "taipei"),
         (["classify", "--option", "nope=1", "123456"], "nope"),
         (["classify", "--option", "chase", "123456"], "NAME=VALUE"),

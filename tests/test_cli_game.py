@@ -12,6 +12,12 @@ KEYS = ["ended", "end_reason", "throws_used", "zhuangyuan", "holdings", "remaini
 TIERS = ["yixiu", "erju", "sijin", "sanhong", "duitang", "zhuangyuan"]
 
 
+@pytest.fixture(autouse=True)
+def _saved_games_in_tmp(tmp_path, monkeypatch):
+    # `play` saves every game in the user's data folder: a test's own, here.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+
 def bobing(*args, stdin=""):
     return subprocess.run([BOBING, *args], input=stdin, capture_output=True, text=True, timeout=60)
 
@@ -62,7 +68,7 @@ def test_replay_liubo_hei_shares_by_preset():
 def test_replay_from_a_file_and_readable_output(tmp_path):
     path = tmp_path / "throws.txt"
     path.write_text("444411\n412356\n")
-    proc = bobing("replay", "--players", "2", str(path))
+    proc = bobing("replay", "--lang", "en", "--players", "2", str(path))
     assert proc.returncode == 0
     assert "状元插金花" in proc.stdout and "2 throws applied" in proc.stdout
 
@@ -87,14 +93,14 @@ def test_replay_bad_input(args, stdin, needle):
 
 
 def test_play_runs_a_game_from_keystrokes():
-    proc = bobing("play", "--players", "2", "--seed", "3", stdin="\n" * 3000)
+    proc = bobing("play", "--lang", "en", "--players", "2", "--seed", "3", stdin="\n" * 3000)
     assert proc.returncode == 0, proc.stderr
     assert "答起" in proc.stdout and "game over" in proc.stdout
     assert "\x1b[" not in proc.stdout  # no colour codes when not on a terminal
 
 
 def test_play_quits_cleanly_and_rejects_bad_sets():
-    proc = bobing("play", "--players", "3", stdin="\nq\n")
+    proc = bobing("play", "--lang", "en", "--players", "3", stdin="\nq\n")
     assert proc.returncode == 0 and "unfinished" in proc.stdout
     bad = bobing("play", "--players", "3", "--sets", "0")
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
