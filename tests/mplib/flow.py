@@ -14,7 +14,7 @@ import gc
 import sys
 
 import vfs
-from fileflash import FileFlash, PowerCut
+from sim.flash import FileFlash, PowerCut
 
 ROOT = "/b/data"
 

@@ -1,5 +1,8 @@
 """A flash chip in a host file, as a MicroPython block device for vfs.VfsLfs2.
 
+The virtual board keeps its flash here (it persists between runs: killing
+the sim is a power cut); the whole-flow heap test and bench use it too.
+
 Unlike nor_flash.NorFlash the image is not in the MicroPython heap, so a
 whole-flow run can have an ESP32-sized heap (-X heapsize=40K) over a 1 MB
 filesystem with a long history.  Reads and writes go through the file and
@@ -59,3 +62,21 @@ class FileFlash:
         if op == 3:  # sync
             self.file.flush()
         return 0
+
+
+def mount(path, point, blocks=512):
+    """Mount the LittleFS image in host file `path` on `point` (made and
+    formatted first if missing: `blocks` of 4 KB, 2 MB by default, the
+    ESP32's usual filesystem partition).  Returns the FileFlash."""
+    import os
+
+    import vfs
+
+    try:
+        os.stat(path)
+        flash = FileFlash(path)
+    except OSError:
+        flash = FileFlash(path, blocks=blocks)
+        vfs.VfsLfs2.mkfs(flash)
+    vfs.mount(vfs.VfsLfs2(flash), point)
+    return flash

@@ -1,0 +1,50 @@
+"""The Board every profile builds (docs/device.md), and the clock of a real board."""
+
+import asyncio
+import time
+
+
+class Clock:
+    """Milliseconds of the board: ticks_ms() wraps (compare with ticks_diff),
+    sleep_ms(ms) is awaited.  The virtual board replaces it with sim.vclock."""
+
+    ticks_ms = staticmethod(time.ticks_ms)
+    ticks_diff = staticmethod(time.ticks_diff)
+    sleep_ms = staticmethod(asyncio.sleep_ms)
+
+
+class Board:
+    """What the application is given; see docs/device.md for each attribute.
+
+    name, screen, inputs, sound, random_bytes(n), entropy, flash_root,
+    serial (write_line(str), read_line() -> str or None), clock, watchdog
+    (feed()); and for main.py: reset() (never returns), kbd_intr(on)
+    (Ctrl-C from the USB serial on or off), lamp(on) (the ready lamp).
+    """
+
+    def __init__(self, name, screen, inputs, sound, random_bytes, entropy, flash_root, serial, clock, watchdog):
+        self.name = name
+        self.screen = screen
+        self.inputs = inputs
+        self.sound = sound
+        self.random_bytes = random_bytes
+        self.entropy = entropy
+        self.flash_root = flash_root
+        self.serial = serial
+        self.clock = clock
+        self.watchdog = watchdog
+        self.reset = _no_reset
+        self.kbd_intr = _no_kbd_intr
+        self.lamp = _no_lamp
+
+
+def _no_reset():
+    raise SystemExit(1)
+
+
+def _no_kbd_intr(on):
+    pass
+
+
+def _no_lamp(on):
+    pass
