@@ -32,6 +32,13 @@ RULES   ?= xiamen
 play: $(STAMP)
 	$(BIN)/bobing play --players $(PLAYERS) --rules $(RULES)
 
+# The bowl's firmware on the virtual board, in a terminal: space/Enter THROW,
+# r REFEREE, l a long REFEREE press, q quits (killing it is a power cut; the
+# next `make sim` resumes from build/sim/$(BOARD).img).  BOARD=devkit|cyd|oled
+BOARD   ?= devkit
+sim: $(STAMP)
+	$(BIN)/bobing sim --board $(BOARD) --players $(PLAYERS) --rules $(RULES)
+
 # ARGS=--port=unix64 runs the MicroPython benchmarks on the pinned 64-bit port
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(ARGS)

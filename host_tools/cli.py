@@ -51,12 +51,12 @@ def rules_from_args(args):
 
 
 def build_parser():
-    from host_tools import classify_cmd, log_cmd, play_cmd, replay_cmd, rules_cmd, stats_cmd
+    from host_tools import classify_cmd, log_cmd, play_cmd, replay_cmd, rules_cmd, sim_cmd, stats_cmd
 
     parser = _Parser(prog="bobing", description="Bobing (博饼) dice bowl: desktop tools")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for module in (classify_cmd, rules_cmd, replay_cmd, play_cmd, stats_cmd, log_cmd):
+    for module in (classify_cmd, rules_cmd, replay_cmd, play_cmd, stats_cmd, log_cmd, sim_cmd):
         module.register(sub)
     return parser
 

@@ -49,8 +49,7 @@ class Serial:
     def write_line(self, text):
         for out in self.outs:
             out.write(text)
-            out.write("\n")
-            out.flush()
+            out.write("\n")  # unix port files are unbuffered: no flush (fsync fails on a pipe)
 
 
 class _Null:

@@ -250,6 +250,10 @@ def main(argv):
                 firmware.run(board, fresh_start=True)
             except Reset as e:
                 sys.stderr.write("sim: reset (%s): booting again\n" % e.args[0])
+                if e.args[0] == "reset":  # a crash: show what the crash file kept
+                    from app.bootlog import read_crash
+
+                    sys.stderr.write((read_crash(ROOT) or b"").decode())
     except EndOfInput:
         pass
     finally:
