@@ -310,6 +310,8 @@ class App:
 
     def stop_full(self):
         """The flash is full: play stops with every record kept ("sync needed")."""
+        if self.stopped >= 0:
+            return
         self.stopped = T.T_FLASH_FULL
         self.lamp(False)
         self.screen.message(T.T_FLASH_FULL, T.T_SYNC_NEEDED)
