@@ -15,10 +15,9 @@ import asyncio
 import io
 import sys
 
-from micropython import const
-
 from app.app import App
 from app.bootlog import write_crash
+from micropython import const
 
 PROFILES = ("devkit", "cyd", "oled")
 FEED_MS = const(1000)

@@ -27,14 +27,22 @@ HEAP = "512K"  # the sim's own heap; the ESP32-sized figures come from the bench
 
 def register(sub):
     p = sub.add_parser("sim", help="run the bowl's firmware on the virtual board")
-    p.add_argument("--headless", action="store_true", help="commands on stdin, JSON events on stdout, virtual clock")
+    p.add_argument(
+        "--headless", action="store_true", help="commands on stdin, JSON events on stdout, virtual clock"
+    )
     p.add_argument("--board", default="devkit", metavar="PROFILE", help="devkit (default), cyd or oled")
-    p.add_argument("--flash", metavar="IMAGE", help="the flash image, created if missing (default: a fresh one)")
-    p.add_argument("--players", metavar="N", help="players of a fresh bowl's game (%d-%d)" % (MIN_PLAYERS, MAX_PLAYERS))
+    p.add_argument(
+        "--flash", metavar="IMAGE", help="the flash image, created if missing (default: a fresh one)"
+    )
+    p.add_argument(
+        "--players", metavar="N", help="players of a fresh bowl's game (%d-%d)" % (MIN_PLAYERS, MAX_PLAYERS)
+    )
     p.add_argument("--rules", metavar="PRESET", help="rule preset of a fresh bowl: %s" % ", ".join(PRESETS))
     p.add_argument("--serial", action="store_true", help="the bowl's USB serial on a pseudo-terminal")
     p.add_argument("--seed", metavar="S", help="reproducible dice (default: the host's os.urandom)")
-    p.add_argument("--trace", metavar="FILE", help="what the screen shows and the buzzer plays, one line each")
+    p.add_argument(
+        "--trace", metavar="FILE", help="what the screen shows and the buzzer plays, one line each"
+    )
     p.set_defaults(run=run)
 
 

@@ -13,11 +13,11 @@ import sys
 
 import mp
 import pytest
+from display import texts as T
 
 from bobing import events as ev
 from bobing.game import Game
 from bobing.rules import Rules
-from display import texts as T
 
 BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
 
@@ -47,7 +47,12 @@ def sim(port, args, commands, heapsize="512K"):
     """(exit status, events, stderr) of sim.run fed `commands`."""
     command, env = sim_command(port, args, heapsize)
     proc = subprocess.run(
-        command, input="".join(c + "\n" for c in commands), capture_output=True, text=True, env=env, timeout=300
+        command,
+        input="".join(c + "\n" for c in commands),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
 
@@ -59,7 +64,9 @@ def lines(path):
 
 def replayed(game_event, throws):
     """The Game the host gets from the same throws (events of one game)."""
-    game = Game(Rules(game_event["rules"]), game_event["players"], game_event["sets"], game_event["first"] - 1)
+    game = Game(
+        Rules(game_event["rules"]), game_event["players"], game_event["sets"], game_event["first"] - 1
+    )
     for event in throws:
         if event["event"] == "throw":
             assert event["seat"] == game.turn + 1
@@ -101,7 +108,10 @@ def test_a_scripted_whole_game_on_each_profile(tmp_path, board):
     results = [s for s in shown if s.startswith("screen result ")]
     assert len(results) >= len(turns)
     first = turns[0]
-    assert "seat=%d faces=%s kind=%s" % (first["seat"], "".join(map(str, first["dice"])), first["kind"]) in results[0]
+    assert (
+        "seat=%d faces=%s kind=%s" % (first["seat"], "".join(map(str, first["dice"])), first["kind"])
+        in results[0]
+    )
     ends = [s for s in shown if s.startswith("screen end ")]
     assert ends and ends[0].endswith("audit=%s" % end["audit"])
     assert len(end["audit"]) == 8
@@ -130,7 +140,8 @@ def test_bad_arguments_and_commands_are_one_line_and_change_nothing(tmp_path):
 def test_a_void_needs_the_second_referee_press(tmp_path):
     trace = str(tmp_path / "trace")
     code, events, _ = bobing_sim(
-        ["--players", "4", "--seed", "3", "--trace", trace], ["referee", "throw", "throw", "referee", "referee"]
+        ["--players", "4", "--seed", "3", "--trace", trace],
+        ["referee", "throw", "throw", "referee", "referee"],
     )
     assert code == 0
     kinds = [e["event"] for e in events]

@@ -11,9 +11,8 @@ import time
 
 import mp
 import pytest
-from test_sim import lines, replayed, sim, sim_command
-
 from display import texts as T
+from test_sim import lines, replayed, sim, sim_command
 
 MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
 PORTS = ("unix64",)
@@ -69,13 +68,17 @@ def test_a_kill_at_random_moments_resumes_with_nothing_lost(tmp_path):
     host = replayed(start, played)
     assert host.ended and events[end_at]["reason"] == host.end_reason_name()
     shown = lines(trace)
-    assert sum(1 for s in shown if s == 'screen notice T%d:"%s"' % (T.T_RESUMED, T.TEXTS[T.T_RESUMED][2])) >= 1
+    assert (
+        sum(1 for s in shown if s == 'screen notice T%d:"%s"' % (T.T_RESUMED, T.TEXTS[T.T_RESUMED][2])) >= 1
+    )
 
 
 def test_a_hung_task_is_reset_by_the_watchdog_and_the_bowl_resumes(tmp_path):
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
-    command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5", "--trace", trace])
+    command, env = sim_command(
+        "unix64", ["--flash", image, "--players", "3", "--seed", "5", "--trace", trace]
+    )
     command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "hang", "3"] + command[5:]
     env["MICROPYPATH"] += os.pathsep + MPLIB
     proc = subprocess.run(command, input="throw\n" * 5, capture_output=True, text=True, env=env, timeout=120)
@@ -107,7 +110,18 @@ def test_an_uncaught_exception_is_kept_in_the_crash_file_and_the_bowl_resets(tmp
 def test_an_rng_health_failure_puts_the_bowl_out_of_service_and_it_never_rolls(tmp_path, good):
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
-    args = ["--flash", image, "--players", "3", "--seed", "9", "--trace", trace, "--rng-fail-after", str(good)]
+    args = [
+        "--flash",
+        image,
+        "--players",
+        "3",
+        "--seed",
+        "9",
+        "--trace",
+        trace,
+        "--rng-fail-after",
+        str(good),
+    ]
     code, events, err = sim("unix64", args, ["throw"] * 200)
     assert code == 0, err
     stops = [e for e in events if e["event"] == "out_of_service"]
@@ -134,7 +148,9 @@ def test_a_full_flash_stops_play_with_sync_needed_and_nothing_lost(tmp_path):
     assert full, [e["event"] for e in events][-5:]
     assert not any(e["event"] in ("throw", "void") for e in events[full[0] :])
     shown = lines(trace)
-    assert any(s.startswith("screen message T%d:" % T.T_FLASH_FULL) and "T%d:" % T.T_SYNC_NEEDED in s for s in shown)
+    assert any(
+        s.startswith("screen message T%d:" % T.T_FLASH_FULL) and "T%d:" % T.T_SYNC_NEEDED in s for s in shown
+    )
     # every throw reported is in the log: the resumed game holds them all, the last shown again
     games = [i for i, e in enumerate(events) if e["event"] == "game"]
     last_game = events[games[-1]]
@@ -191,7 +207,9 @@ def test_the_long_press_opens_the_menu_and_a_short_press_does_not(tmp_path):
 
 def test_a_switch_held_at_power_up_is_no_throw(tmp_path):
     image = str(tmp_path / "bowl.img")
-    code, events, _ = sim("unix64", ["--flash", image, "--players", "3", "--seed", "2", "--hold", "throw"], ["throw"])
+    code, events, _ = sim(
+        "unix64", ["--flash", image, "--players", "3", "--seed", "2", "--hold", "throw"], ["throw"]
+    )
     assert code == 0
     # held at boot, released by the first command, then one press: exactly one throw
     assert [e["event"] for e in events] == ["game", "throw"]
@@ -215,11 +233,13 @@ def test_settings_damaged_on_flash_fall_back_to_defaults_and_say_so(tmp_path):
     assert sim("unix64", args, ["throw"])[0] == 0
     binary, package_dir = mp.port_setup("unix64")
     code = (
-        "from sim.flash import mount\nmount(%r, '/f')\n"
+        "from sim.run import mount\nmount(%r, '/f')\n"
         "f = open('/f/data/settings', 'r+b')\nf.seek(5)\nf.write(b'\\x55')\nf.close()\n" % image
     )
     subprocess.run(
-        [binary, "-c", code], env=dict(os.environ, MICROPYPATH=package_dir + os.pathsep + ".frozen"), check=True
+        [binary, "-c", code],
+        env=dict(os.environ, MICROPYPATH=package_dir + os.pathsep + ".frozen"),
+        check=True,
     )
     code, events, err = sim("unix64", args, ["throw"])
     assert code == 0, err

@@ -15,6 +15,7 @@ within CONFIRM_MS; in kiosk mode the end screen starts the next game after
 KIOSK_END_MS.
 """
 
+from display import texts as T
 from micropython import const
 
 from app import sounds
@@ -42,7 +43,6 @@ from bobing.rules import PRESETS, Rules
 from bobing.session import NOTE, Session
 from bobing.store.log import StoreFull
 from bobing.store.store import Store
-from display import texts as T
 
 VERSION = "0.1.0"
 
@@ -270,7 +270,7 @@ class App:
 
     async def announce(self, out):
         """After a result or a void: live event, housekeeping, the lock-out, the end."""
-        game = self.session.game
+        game = self.shown_game()
         self.live.turn(game, out)
         self.session.maintain()
         self.check_space()
@@ -299,7 +299,7 @@ class App:
             return
         out = self.out.read(batch)
         self.board.sound.play(sounds.VOID)
-        if not self.session.game.ended:
+        if not self.shown_game().ended:
             self.show_turn()
             self.notice(T.T_VOIDED)
         await self.announce(out)
@@ -348,9 +348,15 @@ class App:
             self.noticed = text
             self.screen.notice(text)
 
+    def shown_game(self):
+        """The game being drawn: there is one whenever a turn, result or end is shown."""
+        game = self.session.game
+        assert game is not None
+        return game
+
     def zhuangyuan(self):
         """(seat, faces) of the 状元 now: (-1, faces unchanged) if nobody."""
-        zy = self.session.game.zhuangyuan()
+        zy = self.shown_game().zhuangyuan()
         if zy is None:
             return -1, self._zy_faces
         code = zy[1]
@@ -361,12 +367,12 @@ class App:
         return zy[0], faces
 
     def show_turn(self):
-        game = self.session.game
+        game = self.shown_game()
         seat, faces = self.zhuangyuan()
         self.screen.turn(game.turn, game.players, game.remaining, seat, faces)
 
     def show_result(self, out):
-        game = self.session.game
+        game = self.shown_game()
         seat, faces = self.zhuangyuan()
         won_tier, won_count = out.best_won()
         self.screen.result(
@@ -383,7 +389,7 @@ class App:
         )
 
     def show_end(self):
-        game = self.session.game
+        game = self.shown_game()
         seat, faces = self.zhuangyuan()
         self.screen.end(
             game.end_reason, seat, faces, game.holdings, game.players, self.session.store.audit_code()
@@ -402,4 +408,3 @@ class App:
         else:
             self.show_turn()
         self.noticed = -1
-

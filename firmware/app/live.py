@@ -63,13 +63,16 @@ class Live:
         if out.void:
             head = '{"event": "void", "n": %d, "seat": %d' % (game.batches, out.seat + 1)
         else:
-            head = '{"event": "throw", "n": %d, "seat": %d, "dice": %s, "kind": "%s", "won": %s, "taken": %s' % (
-                game.batches,
-                out.seat + 1,
-                _faces(out.faces),
-                KINDS[out.award & 15],
-                _some(out.won),
-                _some(out.taken),
+            head = (
+                '{"event": "throw", "n": %d, "seat": %d, "dice": %s, "kind": "%s", "won": %s, "taken": %s'
+                % (
+                    game.batches,
+                    out.seat + 1,
+                    _faces(out.faces),
+                    KINDS[out.award & 15],
+                    _some(out.won),
+                    _some(out.taken),
+                )
             )
         missed = ", ".join(['"%s"' % TIERS[t] for t in range(6) if out.missed & (1 << t)])
         zy = game.zhuangyuan()

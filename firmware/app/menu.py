@@ -7,12 +7,12 @@ kiosk mode the menu opens only after the right PIN.  Nothing here throws
 or voids: the throw input is disabled while the menu is open.
 """
 
+from display import texts as T
 from micropython import const
 
 from app import settings as S
 from app import sounds
 from bobing.rules import PRESETS
-from display import texts as T
 
 MENU_TIMEOUT_MS = const(60000)  # no press for a minute: back to play
 PIN_DIGITS = const(4)

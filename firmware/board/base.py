@@ -22,7 +22,9 @@ class Board:
     (Ctrl-C from the USB serial on or off), lamp(on) (the ready lamp).
     """
 
-    def __init__(self, name, screen, inputs, sound, random_bytes, entropy, flash_root, serial, clock, watchdog):
+    def __init__(
+        self, name, screen, inputs, sound, random_bytes, entropy, flash_root, serial, clock, watchdog
+    ):
         self.name = name
         self.screen = screen
         self.inputs = inputs

@@ -56,14 +56,14 @@ def switch(gpio):
 
 def piezo(gpio):
     """A `tone(hz, volume)` for Sound on LEDC PWM."""
-    pwm = machine.PWM(machine.Pin(gpio), freq=_PWM_HZ_IDLE, duty=0)
+    pwm = machine.PWM(machine.Pin(gpio), freq=_PWM_HZ_IDLE, duty_u16=0)
 
     def tone(hz, volume):
         if hz:
             pwm.freq(hz)
-            pwm.duty(pins.TONE_DUTY * volume // 10)
+            pwm.duty_u16(pins.TONE_DUTY * volume // 10)
         else:
-            pwm.duty(0)
+            pwm.duty_u16(0)
 
     return tone
 

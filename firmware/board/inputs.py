@@ -111,7 +111,9 @@ class Inputs:
     STUCK = _STUCK
     RELEASED = _RELEASED
 
-    def __init__(self, read_throw, read_referee, clock, accept_ms=30, rearm_ms=100, long_ms=2000, stuck_ms=10000):
+    def __init__(
+        self, read_throw, read_referee, clock, accept_ms=30, rearm_ms=100, long_ms=2000, stuck_ms=10000
+    ):
         self.clock = clock
         self.accept_ms = accept_ms
         self.rearm_ms = rearm_ms

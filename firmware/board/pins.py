@@ -63,4 +63,4 @@ CYD_LED_BLUE = const(17)
 # --- every profile ---
 PRESSED = const(0)  # active low switches
 WDT_MS = const(8000)  # hardware watchdog timeout; the feeder runs every second
-TONE_DUTY = const(512)  # 50 % of the 10-bit LEDC duty at full volume
+TONE_DUTY = const(32768)  # duty_u16 at full volume: a 50 % square wave, the loudest

@@ -16,13 +16,13 @@ import os
 import sys
 
 import micropython
+from sim.tracescreen import TraceScreen
+from sim.vclock import Reset, Watchdog
 
 from board import pins
 from board.base import Board
 from board.inputs import Inputs
 from board.sound import Sound
-from sim.tracescreen import TraceScreen
-from sim.vclock import Reset, Watchdog
 
 PROFILES = ("devkit", "cyd", "oled")
 
@@ -69,7 +69,9 @@ class SimSound(Sound):
 
     def play(self, pattern):
         if not self.muted and pattern:
-            notes = " ".join(["%d:%d" % (pattern[i] * 20, pattern[i + 1] * 10) for i in range(0, len(pattern), 2)])
+            notes = " ".join(
+                ["%d:%d" % (pattern[i] * 20, pattern[i + 1] * 10) for i in range(0, len(pattern), 2)]
+            )
             self.trace.write("sound volume=%d %s\n" % (self.volume, notes))
         super().play(pattern)
 
@@ -93,9 +95,9 @@ def screen_for(profile, trace):
     inner = None
     layout = "display/mono" if profile == "oled" else "display/color"
     if _on_path("sim/panels") and _on_path(layout):
-        from sim import panels
+        import sim.panels
 
-        panel = panels.panel(profile)
+        panel = sim.panels.panel(profile)
         if profile == "oled":
             from display.mono import MonoScreen
 
@@ -107,6 +109,16 @@ def screen_for(profile, trace):
     if trace is None:
         return inner if inner is not None else TraceScreen(_Null())
     return TraceScreen(trace, inner)
+
+
+class SimBoard(Board):
+    """The Board, plus what the sim's drivers reach: the emulated profile
+    and the switches' contacts (sim.run presses them)."""
+
+    def __init__(self, profile, keys, *board):
+        super().__init__(*board)
+        self.profile = profile
+        self.keys = keys
 
 
 def _reset():
@@ -121,7 +133,9 @@ def build(profile, clock, flash_root, serial, random_bytes, entropy, keys=None, 
     stream for the screen, sound and lamp lines, or None."""
     keys = keys or Keys()
     lines = trace or _Null()
-    board = Board(
+    board = SimBoard(
+        profile,
+        keys,
         "sim",
         screen_for(profile, trace),
         Inputs(keys.throw, keys.referee, clock),
@@ -133,8 +147,6 @@ def build(profile, clock, flash_root, serial, random_bytes, entropy, keys=None, 
         clock,
         Watchdog(clock, pins.WDT_MS),
     )
-    board.profile = profile
-    board.keys = keys
     board.reset = _reset
     board.kbd_intr = lambda on: micropython.kbd_intr(3 if on else -1)
     board.lamp = lambda on: lines.write("lamp %s\n" % ("on" if on else "off"))

@@ -63,20 +63,3 @@ class FileFlash:
             self.file.flush()
         return 0
 
-
-def mount(path, point, blocks=512):
-    """Mount the LittleFS image in host file `path` on `point` (made and
-    formatted first if missing: `blocks` of 4 KB, 2 MB by default, the
-    ESP32's usual filesystem partition).  Returns the FileFlash."""
-    import os
-
-    import vfs
-
-    try:
-        os.stat(path)
-        flash = FileFlash(path)
-    except OSError:
-        flash = FileFlash(path, blocks=blocks)
-        vfs.VfsLfs2.mkfs(flash)
-    vfs.mount(vfs.VfsLfs2(flash), point)
-    return flash

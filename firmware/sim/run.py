@@ -18,10 +18,9 @@ of input ends the run (exit 0).  A reset (watchdog, crash) boots the bowl
 again on the same flash, as the ESP32 would.
 """
 
+import asyncio
 import os
 import sys
-
-import asyncio
 
 from bobing.events import ENTROPY_PSEUDO, ENTROPY_SEEDED
 
@@ -80,6 +79,7 @@ def parse(argv):
 def first_settings(opts):
     """A fresh bowl (no settings file yet) takes --players and --rules as its settings."""
     from app import settings as S
+
     from bobing.rules import PRESETS
 
     settings = S.Settings(ROOT + "/settings")
@@ -98,12 +98,10 @@ def first_settings(opts):
 
 
 def random_source(opts):
-    if opts["seed"] >= 0:
-        from bobing.dice import SeededBytes
+    from bobing.dice import SeededBytes
 
-        source, entropy = SeededBytes(opts["seed"]), ENTROPY_SEEDED
-    else:
-        source, entropy = os.urandom, ENTROPY_PSEUDO
+    source = SeededBytes(opts["seed"]) if opts["seed"] >= 0 else os.urandom
+    entropy = ENTROPY_SEEDED if opts["seed"] >= 0 else ENTROPY_PSEUDO
     good = [opts["rng-fail-after"]]
     if good[0] < 0:
         return source, entropy
@@ -118,6 +116,24 @@ def random_source(opts):
         return bytes(data)
 
     return failing, entropy
+
+
+def mount(path, point, blocks=512):
+    """Mount the LittleFS image in host file `path` on `point` (made and
+    formatted first if missing: `blocks` of 4 KB, 2 MB by default, the
+    ESP32's usual filesystem partition).  Returns the FileFlash."""
+    import vfs
+
+    from sim.flash import FileFlash
+
+    try:
+        os.stat(path)
+        flash = FileFlash(path)
+    except OSError:
+        flash = FileFlash(path, blocks=blocks)
+        vfs.VfsLfs2.mkfs(flash)  # type: ignore[arg-type]  # a block device by protocol
+    vfs.mount(vfs.VfsLfs2(flash), point)  # type: ignore[abstract, arg-type]
+    return flash
 
 
 async def headless(board):
@@ -192,11 +208,10 @@ class _Lines:
 
 
 def main(argv):
-    from board import sim as simboard
-    from sim.flash import mount
-    from sim.vclock import Reset, VirtualClock
-
     import main as firmware
+    from board import sim as simboard
+
+    from sim.vclock import Reset, VirtualClock
 
     opts = parse(argv)
     if opts["board"] not in simboard.PROFILES:
@@ -219,7 +234,7 @@ def main(argv):
         outs.append(open(opts["serial-out"], "a"))
     term = None
     if not opts["headless"]:
-        import termios
+        import termios  # type: ignore[import-not-found]  # the unix port's
 
         term = termios.tcgetattr(0)
         termios.setraw(0)
@@ -230,19 +245,20 @@ def main(argv):
         while True:
             asyncio.new_event_loop()
             if opts["headless"]:
-                clock = VirtualClock()
-                clock.install()
+                virtual = VirtualClock()
+                virtual.install()
+                clock = virtual
             else:
                 from board.base import Clock
 
-                clock = Clock()
+                clock = Clock()  # type: ignore[assignment]  # the same three methods, real time
             keys = simboard.Keys(hold == "throw", hold == "referee")
             hold = ""  # only at the first power-up
             board = simboard.build(
                 opts["board"], clock, ROOT, simboard.Serial(outs), random_bytes, entropy, keys, trace
             )
             if opts["headless"]:
-                clock.watchdog = board.watchdog
+                virtual.watchdog = board.watchdog
                 asyncio.create_task(headless(board))
             else:
                 asyncio.create_task(keyboard(board, 60))

@@ -9,8 +9,9 @@ and English words: T21:"Resumed after a power cut".  `inner`, if given, is
 a real Screen every call is passed on to.
 """
 
-from bobing.names import KINDS, TIERS
 from display.texts import TEXTS
+
+from bobing.names import KINDS, TIERS
 
 
 def _text(n):
@@ -56,7 +57,13 @@ class TraceScreen:
     def turn(self, seat, players, remaining, zy_seat, zy_faces):
         self._line(
             "turn seat=%s players=%d remaining=%s zy=%s%s"
-            % (_seat(seat), players, _counts(remaining), _seat(zy_seat), ":" + _faces(zy_faces) if zy_seat >= 0 else "")
+            % (
+                _seat(seat),
+                players,
+                _counts(remaining),
+                _seat(zy_seat),
+                ":" + _faces(zy_faces) if zy_seat >= 0 else "",
+            )
         )
         if self.inner:
             self.inner.turn(seat, players, remaining, zy_seat, zy_faces)
@@ -66,7 +73,9 @@ class TraceScreen:
         if self.inner:
             self.inner.roll(faces)
 
-    def result(self, seat, faces, award, won_tier, won_count, empty_tier, new_zy, remaining, zy_seat, zy_faces):
+    def result(
+        self, seat, faces, award, won_tier, won_count, empty_tier, new_zy, remaining, zy_seat, zy_faces
+    ):
         self._line(
             "result seat=%s faces=%s kind=%s won=%s:%d empty=%s new_zy=%d remaining=%s zy=%s%s"
             % (
@@ -83,7 +92,9 @@ class TraceScreen:
             )
         )
         if self.inner:
-            self.inner.result(seat, faces, award, won_tier, won_count, empty_tier, new_zy, remaining, zy_seat, zy_faces)
+            self.inner.result(
+                seat, faces, award, won_tier, won_count, empty_tier, new_zy, remaining, zy_seat, zy_faces
+            )
 
     def end(self, reason, zy_seat, zy_faces, holdings, players, audit):
         self._line(
@@ -102,7 +113,8 @@ class TraceScreen:
 
     def menu(self, title, items, values, selected):
         self._line(
-            "menu title=%s selected=%s value=%s" % (_text(title), _text(items[selected]), values[selected] or "-")
+            "menu title=%s selected=%s value=%s"
+            % (_text(title), _text(items[selected]), values[selected] or "-")
         )
         if self.inner:
             self.inner.menu(title, items, values, selected)

@@ -8,10 +8,9 @@ asyncio.core (its ticks(), task queue and I/O wait), which is why it lives
 here, in the virtual board, and never on the ESP32.
 """
 
-import time
-
 import asyncio
-import asyncio.core as core
+import asyncio.core as core  # type: ignore[import-not-found]  # the unix port's, not in the ESP32 stubs
+import time
 
 
 class Reset(BaseException):
@@ -55,7 +54,7 @@ class VirtualClock:
 
         def wait(dt):
             if dt > 0:
-                self.now = time.ticks_add(self.now, dt)
+                self.now = time.ticks_add(self.now, dt)  # type: ignore[type-var]
                 if self.watchdog is not None:
                     self.watchdog.check(self.now)
             poll(0)

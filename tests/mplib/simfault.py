@@ -7,9 +7,9 @@ fault happens once; what follows (watchdog reset, crash file, resume) is
 the shipped code's.
 """
 
+import asyncio
 import sys
 
-import asyncio
 from app import app as appmod
 from sim import run
 
