@@ -62,4 +62,3 @@ class FileFlash:
         if op == 3:  # sync
             self.file.flush()
         return 0
-
