@@ -90,7 +90,7 @@ def main(path, throws, players):
     app.new_game()
     gc.collect()
     print("app.boot_kept_bytes %d B" % (gc.mem_alloc() - base))
-    for i in range(throws // 2):
+    for _ in range(throws // 2):
         step(app, figures)
         sample(figures)
     # the power goes off in the middle of the next throw's flash write
@@ -115,7 +115,7 @@ def main(path, throws, players):
     assert again is not None and again.batches in (held, held + 1), (held, again and again.batches)
     assert app.session.shown == shown or again.batches == held + 1
     assert app.noticed == 21  # T_RESUMED: "resumed after a power cut" on the screen
-    for i in range(throws - throws // 2):
+    for _ in range(throws - throws // 2):
         step(app, figures)
         sample(figures)
     print("app.peak_kept_bytes %d B" % (figures["peak"] - base))
