@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import mp
 import pytest
@@ -156,3 +157,72 @@ def test_rules_presets_reach_the_game_header(tmp_path):
     code, events, _ = bobing_sim(["--players", "5", "--rules", "competition", "--seed", "2"], ["throw"])
     assert code == 0 and events[0]["rules"] == "competition" and events[0]["players"] == 5
     assert ev.END_REASONS[1] == "pool_empty"
+
+
+def read_until(fd, needle, seconds=30):
+    """Bytes read from fd until `needle` shows up (or the time is over)."""
+    import select
+
+    data = b""
+    end = time.time() + seconds
+    while needle not in data and time.time() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+    return data
+
+
+def test_serial_puts_the_live_events_on_a_pseudo_terminal(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    proc = subprocess.Popen(
+        [BOBING, "sim", "--headless", "--serial", "--players", "3", "--seed", "1", "--flash", image],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = proc.stderr.readline().decode()
+    assert first.startswith("serial: /dev/")
+    fd = os.open(first.split()[1], os.O_RDONLY | os.O_NOCTTY)
+    try:
+        proc.stdin.write(b"throw\n")
+        proc.stdin.flush()
+        data = read_until(fd, b'"event": "throw"')
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        os.close(fd)
+    lines_ = [json.loads(line) for line in data.decode().splitlines() if line.strip()]
+    assert [e["event"] for e in lines_][:2] == ["game", "throw"]
+    assert proc.returncode == 0
+
+
+def test_the_interactive_sim_plays_from_the_keyboard_and_resumes(tmp_path):
+    import pty
+
+    image = str(tmp_path / "bowl.img")
+
+    def session(keys):
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(BOBING, [BOBING, "sim", "--board", "oled", "--players", "2", "--flash", image])
+        out = read_until(fd, b"screen turn")
+        for key, wait_for in keys:
+            os.write(fd, key)
+            out += read_until(fd, wait_for)
+        os.write(fd, b"q")
+        out += read_until(fd, b"\x00", 5)
+        _, status = os.waitpid(pid, 0)
+        return out.decode(errors="replace"), os.waitstatus_to_exitcode(status)
+
+    shown, code = session([(b" ", b"lamp on"), (b" ", b"lamp on")])  # ready again: the lamp
+    assert code == 0 and shown.count("screen result ") == 2
+    events = [json.loads(line) for line in lines(image + ".events")]
+    assert [e["event"] for e in events] == ["game", "throw", "throw"]
+    shown, code = session([])
+    assert code == 0 and "T%d:" % T.T_RESUMED in shown
