@@ -226,3 +226,18 @@ def test_the_interactive_sim_plays_from_the_keyboard_and_resumes(tmp_path):
     assert [e["event"] for e in events] == ["game", "throw", "throw"]
     shown, code = session([])
     assert code == 0 and "T%d:" % T.T_RESUMED in shown
+
+
+def test_the_menu_starts_a_new_game_with_seat_one_first_and_shows_the_rng_source(tmp_path):
+    trace = str(tmp_path / "trace")
+    menu = ["referee-long"] + ["referee"] * 4 + ["throw"]  # Who starts: the draw -> seat 1
+    menu += ["referee"] * 10 + ["throw"]  # About (item 14)
+    menu += ["throw", "referee", "referee", "throw"]  # leave About; Back (15) -> New game (0)
+    code, events, err = bobing_sim(
+        ["--players", "6", "--seed", "8", "--trace", trace], ["throw", *menu, "throw"]
+    )
+    assert code == 0, err
+    assert [e["event"] for e in events] == ["game", "throw", "game", "throw"]
+    assert events[2]["first"] == 1 and events[3]["seat"] == 1
+    about = [s for s in lines(trace) if s.startswith("screen about ")]
+    assert about == ["screen about entropy=%d version=0.1.0 board=sim" % ev.ENTROPY_SEEDED]
