@@ -33,10 +33,15 @@ def radio_on():
 
 
 class Watchdog:
+    """machine.WDT, started by the first feed(): the boot (flash recovery)
+    is not timed, the game loop is (pins.WDT_MS)."""
+
     def __init__(self):
-        self._wdt = machine.WDT(timeout=pins.WDT_MS)
+        self._wdt = None
 
     def feed(self):
+        if self._wdt is None:
+            self._wdt = machine.WDT(timeout=pins.WDT_MS)
         self._wdt.feed()
 
 

@@ -63,7 +63,8 @@ class VirtualClock:
 
 
 class Watchdog:
-    """machine.WDT in the sim: Reset once `timeout_ms` pass without feed().
+    """machine.WDT in the sim: Reset once `timeout_ms` pass without feed()
+    (counted from the first feed).
 
     On the virtual clock it is checked whenever time moves; on real time
     run.py checks it from a task (a task that blocks the whole loop is not
@@ -72,11 +73,11 @@ class Watchdog:
     def __init__(self, clock, timeout_ms):
         self.clock = clock
         self.timeout_ms = timeout_ms
-        self.fed = clock.ticks_ms()
+        self.fed = -1  # started by the first feed(), as board.esp32.Watchdog
 
     def feed(self):
         self.fed = self.clock.ticks_ms()
 
     def check(self, now):
-        if time.ticks_diff(now, self.fed) > self.timeout_ms:
+        if self.fed >= 0 and time.ticks_diff(now, self.fed) > self.timeout_ms:
             raise Reset("watchdog")
