@@ -3,6 +3,7 @@ on the virtual board: nothing recorded is ever lost, the last throw is shown
 again, and a bowl that cannot be trusted stops rather than rolling.
 """
 
+import json
 import os
 import random
 import signal
@@ -37,7 +38,7 @@ def test_a_kill_at_random_moments_resumes_with_nothing_lost(tmp_path):
         time.sleep(rng.uniform(0.1, 1.5))
         proc.send_signal(signal.SIGKILL)  # the power cut
         out, _ = proc.communicate()
-        events = [__import__("json").loads(line) for line in out.splitlines() if line.endswith("}")]
+        events = [json.loads(line) for line in out.splitlines() if line.endswith("}")]
         if not events:
             continue  # cut before it even booted
         game = next(e for e in events if e["event"] == "game")
@@ -83,7 +84,7 @@ def test_a_hung_task_is_reset_by_the_watchdog_and_the_bowl_resumes(tmp_path):
     env["MICROPYPATH"] += os.pathsep + MPLIB
     proc = subprocess.run(command, input="throw\n" * 5, capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    events = [__import__("json").loads(line) for line in proc.stdout.splitlines()]
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
     assert "sim: reset (watchdog)" in proc.stderr
     kinds = [e["event"] for e in events]
     assert kinds[:4] == ["game", "throw", "throw", "game"]
@@ -101,9 +102,25 @@ def test_an_uncaught_exception_is_kept_in_the_crash_file_and_the_bowl_resets(tmp
     proc = subprocess.run(command, input="throw\n" * 4, capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "sim: reset (reset)" in proc.stderr and "RuntimeError: injected fault" in proc.stderr
-    events = [__import__("json").loads(line) for line in proc.stdout.splitlines()]
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [e["event"] for e in events][:3] == ["game", "throw", "game"]
     assert events[2]["resumed"] and events[2]["throws"] == 2
+
+
+def test_an_exception_in_a_task_nobody_awaits_also_resets_the_bowl(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5"])
+    command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "task", "2000"] + command[5:]
+    env["MICROPYPATH"] += os.pathsep + MPLIB
+    proc = subprocess.run(command, input="throw\n" * 20, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "sim: reset (reset)" in proc.stderr and "injected fault in a task" in proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    games = [e for e in events if e["event"] == "game"]
+    assert len(games) == 2 and games[1]["resumed"]
+    # every announced throw is in the log, plus at most the one durable but cut before its event
+    announced = sum(1 for e in events[: events.index(games[1])] if e["event"] == "throw")
+    assert games[1]["throws"] in (announced, announced + 1) and games[1]["last"] is not None
 
 
 @pytest.mark.parametrize("good", [0, 1800])
