@@ -211,7 +211,7 @@ def test_the_interactive_sim_plays_from_the_keyboard_and_resumes(tmp_path):
         pid, fd = pty.fork()
         if pid == 0:
             os.execv(BOBING, [BOBING, "sim", "--board", "oled", "--players", "2", "--flash", image])
-        out = read_until(fd, b"screen turn")
+        out = read_until(fd, b"lamp on")  # the bowl is ready
         for key, wait_for in keys:
             os.write(fd, key)
             out += read_until(fd, wait_for)

@@ -266,7 +266,7 @@ class App:
         self.show_result(out)
         self.board.sound.play(sounds.for_award(out.award))
         await self.announce(out)
-        ins.unlock()
+        self.ready()
 
     async def announce(self, out):
         """After a result or a void: live event, housekeeping, the lock-out, the end."""
@@ -281,7 +281,6 @@ class App:
             self.live.end(game, self.session.store.audit_code())
         elif self.stopped < 0:
             self.hold = RESULT_HOLD_MS
-            self.lamp(True)
 
     async def void(self):
         """The referee's 跳猴: ask, and void the seat on turn on a second press."""
@@ -304,7 +303,7 @@ class App:
             self.notice(T.T_VOIDED)
         await self.announce(out)
         self.hold = -1
-        ins.unlock()
+        self.ready()
 
     # --- stops -----------------------------------------------------------------------
 
@@ -339,6 +338,13 @@ class App:
             self.live.status("flash_warning", warning)
 
     # --- drawing -----------------------------------------------------------------------
+
+    def ready(self):
+        """Presses count again; the lamp says so only from then on."""
+        self.inputs.unlock()
+        game = self.session.game
+        if self.stopped < 0 and game is not None and not game.ended:
+            self.lamp(True)
 
     def lamp(self, on):
         self.board.lamp(on)

@@ -17,13 +17,26 @@ class Board:
     """What the application is given; see docs/device.md for each attribute.
 
     name, screen, inputs, sound, random_bytes(n), entropy, flash_root,
-    serial (write_line(str), read_line() -> str or None), clock, watchdog
+    serial (write_line(str): the live event lines), clock, watchdog
     (feed()); and for main.py: reset() (never returns), kbd_intr(on)
     (Ctrl-C from the USB serial on or off), lamp(on) (the ready lamp).
     """
 
     def __init__(
-        self, name, screen, inputs, sound, random_bytes, entropy, flash_root, serial, clock, watchdog
+        self,
+        name,
+        screen,
+        inputs,
+        sound,
+        random_bytes,
+        entropy,
+        flash_root,
+        serial,
+        clock,
+        watchdog,
+        reset,
+        kbd_intr,
+        lamp,
     ):
         self.name = name
         self.screen = screen
@@ -35,18 +48,6 @@ class Board:
         self.serial = serial
         self.clock = clock
         self.watchdog = watchdog
-        self.reset = _no_reset
-        self.kbd_intr = _no_kbd_intr
-        self.lamp = _no_lamp
-
-
-def _no_reset():
-    raise SystemExit(1)
-
-
-def _no_kbd_intr(on):
-    pass
-
-
-def _no_lamp(on):
-    pass
+        self.reset = reset
+        self.kbd_intr = kbd_intr
+        self.lamp = lamp

@@ -83,7 +83,7 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp):
     """The Board of an ESP32 profile around its screen."""
     clock = Clock()
     entropy = radio_on()
-    board = Board(
+    return Board(
         name,
         screen,
         Inputs(switch(throw_gpio), switch(referee_gpio), clock),
@@ -94,8 +94,7 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp):
         Serial(),
         clock,
         Watchdog(),
+        machine.reset,
+        lambda on: micropython.kbd_intr(3 if on else -1),
+        lamp,
     )
-    board.reset = machine.reset
-    board.kbd_intr = lambda on: micropython.kbd_intr(3 if on else -1)
-    board.lamp = lamp
-    return board

@@ -133,7 +133,7 @@ def build(profile, clock, flash_root, serial, random_bytes, entropy, keys=None, 
     stream for the screen, sound and lamp lines, or None."""
     keys = keys or Keys()
     lines = trace or _Null()
-    board = SimBoard(
+    return SimBoard(
         profile,
         keys,
         "sim",
@@ -146,8 +146,7 @@ def build(profile, clock, flash_root, serial, random_bytes, entropy, keys=None, 
         serial,
         clock,
         Watchdog(clock, pins.WDT_MS),
+        _reset,
+        lambda on: micropython.kbd_intr(3 if on else -1),
+        lambda on: lines.write("lamp %s\n" % ("on" if on else "off")),
     )
-    board.reset = _reset
-    board.kbd_intr = lambda on: micropython.kbd_intr(3 if on else -1)
-    board.lamp = lambda on: lines.write("lamp %s\n" % ("on" if on else "off"))
-    return board
