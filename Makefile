@@ -42,6 +42,13 @@ $(PLAY_STAMP): pyproject.toml $(wildcard firmware/bobing/*.py firmware/bobing/st
 play: $(PLAY_STAMP)
 	$(PLAY_VENV)/bin/bobing play --rules $(RULES) $(if $(NAMES),--names $(NAMES),--players $(PLAYERS))
 
+# The bowl's firmware on the virtual board, in a terminal: space/Enter THROW,
+# r REFEREE, l a long REFEREE press, q quits (killing it is a power cut; the
+# next `make sim` resumes from build/sim/$(BOARD).img).  BOARD=devkit|cyd|oled
+BOARD   ?= devkit
+sim: $(STAMP)
+	$(BIN)/bobing sim --board $(BOARD) --players $(PLAYERS) --rules $(RULES)
+
 # ARGS=--port=unix64 runs the MicroPython benchmarks on the pinned 64-bit port
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(ARGS)

@@ -75,6 +75,7 @@ def build_parser():
         replay_cmd,
         report_cmd,
         rules_cmd,
+        sim_cmd,
         stats_cmd,
         sync_cmd,
         voice_cmd,
@@ -84,7 +85,7 @@ def build_parser():
     parser = _Parser(prog="bobing", description="Bobing (博饼) dice bowl: desktop tools")
     parser.add_argument("--version", action="version", version="bobing " + version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (classify_cmd, rules_cmd, replay_cmd, play_cmd, stats_cmd, log_cmd, voice_cmd):
+    for module in (sim_cmd, play_cmd, replay_cmd, classify_cmd, rules_cmd, stats_cmd, log_cmd, voice_cmd):
         module.register(sub)
     for module in (sync_cmd, import_cmd, report_cmd, watch_cmd, deploy_cmd):
         module.register(sub)

@@ -104,10 +104,14 @@ class Session:
         feed(boot, on_record)
         return stopped[1]
 
-    def new_game(self, rules, players, sets=1, labels=None):
-        """Start a game (the 答起 draw picks the first seat); its header is
-        on flash when this returns.  StoreFull: no game started."""
-        game = Game.start(rules, players, self.dice, sets, labels, self.entropy)
+    def new_game(self, rules, players, sets=1, labels=None, first_seat=-1):
+        """Start a game (the 答起 draw picks the first seat, or `first_seat`,
+        0-based, when it is >= 0); its header is on flash when this returns.
+        StoreFull: no game started."""
+        if first_seat >= 0:
+            game = Game(rules, players, sets, first_seat, labels=labels, entropy=self.entropy)
+        else:
+            game = Game.start(rules, players, self.dice, sets, labels, self.entropy)
         header = game.header()
         self._append(header, True)
         self.game = game

@@ -1,0 +1,7 @@
+"""The virtual board's hardware, for the MicroPython unix port only (never frozen).
+
+vclock (the virtual clock and watchdog), flash (a LittleFS image in a host
+file), tracescreen (a Screen writing one line per call), run (the sim's
+main: `micropython -m sim.run`); the panel emulators and the terminal
+renderer come with the screens (panels, term).
+"""

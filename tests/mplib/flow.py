@@ -14,7 +14,6 @@ import gc
 import sys
 
 import vfs
-from fileflash import FileFlash, PowerCut
 
 ROOT = "/b/data"
 
@@ -41,6 +40,8 @@ def play(session, rules, throws):
 
 
 def build(path, throws):
+    from sim.flash import FileFlash
+
     flash = FileFlash(path, blocks=256)
     vfs.VfsLfs2.mkfs(flash)
     mount(flash)
@@ -61,6 +62,7 @@ def copy(source, target):
 
 def run(path, throws):
     from mp_heap import largest_free_block
+    from sim.flash import FileFlash, PowerCut
 
     copy(path, path + ".run")
     gc.collect()

@@ -1,5 +1,8 @@
 """A flash chip in a host file, as a MicroPython block device for vfs.VfsLfs2.
 
+The virtual board keeps its flash here (it persists between runs: killing
+the sim is a power cut); the whole-flow heap test and bench use it too.
+
 Unlike nor_flash.NorFlash the image is not in the MicroPython heap, so a
 whole-flow run can have an ESP32-sized heap (-X heapsize=40K) over a 1 MB
 filesystem with a long history.  Reads and writes go through the file and

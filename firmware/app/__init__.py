@@ -1,0 +1,1 @@
+"""The bowl's application: game flow, operator menu, settings, sounds, live events."""

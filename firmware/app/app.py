@@ -1,0 +1,416 @@
+"""The game on the bowl: attract, new game, turns, results, the end, resume.
+
+App(board).run() is the main task.  Every press goes through one rule:
+write before show.  A throw is appended to the flash log (Session.throw)
+before a die is drawn or a note sounded; if the flash is full or the RNG
+has failed, nothing changed, nothing is shown but the stop message, and
+play stops.  After a power cut, boot() shows the last durable throw again
+with the "resumed" notice.
+
+Timings (ms, on the board clock): roll animation FRAMES x FRAME_MS (800,
+at most 1 s); presses locked out for the announcement ANNOUNCE_MS after
+the result; the result stays up RESULT_HOLD_MS before "whose turn" (a
+press in between throws at once); a void needs its second referee press
+within CONFIRM_MS; in kiosk mode the end screen starts the next game after
+KIOSK_END_MS.
+"""
+
+from display import texts as T
+from micropython import const
+
+from app import sounds
+from app.bootlog import count_boot
+from app.health import HealthyBytes, RngFailure
+from app.live import Live
+from app.outcome import Outcome
+from app.settings import (
+    ACCEPT_MS,
+    KIOSK,
+    LANGUAGE,
+    LONG_MS,
+    MUTE,
+    PLAYERS,
+    PRESET,
+    REARM_MS,
+    SETS,
+    STARTER,
+    VOLUME,
+    Settings,
+)
+from bobing import events as ev
+from bobing.dice import Dice
+from bobing.rules import PRESETS, Rules
+from bobing.session import NOTE, Session
+from bobing.store.log import StoreFull
+from bobing.store.store import Store
+
+VERSION = "0.1.0"
+
+FRAMES = const(8)
+FRAME_MS = const(100)
+ANNOUNCE_MS = const(600)
+RESULT_HOLD_MS = const(4000)
+CONFIRM_MS = const(5000)
+KIOSK_END_MS = const(30000)
+END_PAUSE_MS = const(2000)  # the final result stays up this long before the end screen
+BUSY_LIMIT_MS = const(10000)  # longer away from the input than this: the loop is hung
+
+
+class App:
+    VERSION = VERSION
+
+    def __init__(self, board, fresh_start=False):
+        """fresh_start: a bowl whose log holds no game yet starts one at once
+        with its settings (the virtual board's --players/--rules)."""
+        self.board = board
+        self.screen = board.screen
+        self.inputs = board.inputs
+        self.clock = board.clock
+        root = board.flash_root
+        self.settings = Settings(root + "/settings")
+        self.rng = HealthyBytes(board.random_bytes)
+        self.session = Session(Store(root), Dice(self.rng), board.entropy)
+        self.live = Live(board.serial)
+        self.out = Outcome()
+        self.fresh_start = fresh_start
+        self.boots = 0
+        self.stopped = -1  # the text of the stop message (out of service, flash full), -1: playing
+        self.hold = -1  # ms the result stays before the turn screen, -1: nothing pending
+        self.busy_since = self.clock.ticks_ms()
+        self.noticed = -1  # the notice band shown, -1: none
+        self.warned = False  # flash nearly full, told once per boot
+        self._zy_faces = [1] * 6
+        self._roll_faces = [1] * 6
+        self._spin = 1
+
+    # --- health, for the watchdog feeder ---------------------------------------
+
+    def healthy(self):
+        """True while the app waits for input or has been busy less than BUSY_LIMIT_MS."""
+        clock = self.clock
+        return self.inputs.waiting or clock.ticks_diff(clock.ticks_ms(), self.busy_since) < BUSY_LIMIT_MS
+
+    # --- boot ----------------------------------------------------------------------
+
+    def boot(self):
+        issue = self.settings.load()
+        self.apply_settings()
+        session = self.session
+        session.boot()  # makes the flash root on a new bowl
+        self.boots = count_boot(self.board.flash_root)
+        try:
+            self.rng.start()
+        except RngFailure:
+            pass  # stop_rng() below, now that the log is open to note it
+        for line in session.issues:
+            self.live.status("recovered", line)
+        if issue:
+            self.note(issue)
+            self.live.status("settings", issue)
+        if self.rng.failed:
+            self.stop_rng()
+            return
+        game = session.game
+        if game is not None and not game.ended:
+            last = None
+            shown = session.shown
+            if shown is not None and shown[0] == ev.FORMAT:
+                last = self.out.read(shown)
+            self.live.game(game, True, last)
+            if last is None or last.void:
+                self.show_turn()
+            else:
+                self.show_result(last)
+                self.hold = RESULT_HOLD_MS
+            self.notice(T.T_RESUMED)
+            self.lamp(True)
+        elif game is not None:
+            self.show_end()
+        elif self.fresh_start:
+            self.new_game()
+        else:
+            self.screen.attract(self.settings[PLAYERS], self.settings[PRESET])
+        self.check_space()
+
+    def apply_settings(self):
+        s = self.settings
+        ins = self.inputs
+        ins.accept_ms = s[ACCEPT_MS]
+        ins.rearm_ms = s[REARM_MS]
+        ins.long_ms = s[LONG_MS]
+        sound = self.board.sound
+        sound.volume = s[VOLUME]
+        sound.muted = bool(s[MUTE])
+        self.screen.set_language(s[LANGUAGE])
+        self.board.kbd_intr(not s[KIOSK])  # kiosk: no Ctrl-C from the USB serial
+
+    def save_settings(self):
+        try:
+            self.settings.save()
+        except StoreFull:
+            self.live.status("settings", "flash full: settings not saved")
+
+    def note(self, text):
+        """A note record in the log (what the host should see); best effort."""
+        try:
+            self.session.store.append(bytes([NOTE]) + text.encode())
+        except StoreFull:
+            pass
+
+    # --- the main loop ---------------------------------------------------------------
+
+    async def run(self):
+        from app.menu import operator_menu
+
+        self.boot()
+        ins = self.inputs
+        while True:
+            game = self.session.game
+            if self.stopped >= 0:
+                event = await self.wait(-1)
+                if event == ins.REFEREE_LONG:
+                    await operator_menu(self)
+                    self.redraw()
+                continue
+            if game is None:
+                event = await self.wait(-1)
+            elif game.ended:
+                event = await self.wait(KIOSK_END_MS if self.settings[KIOSK] else -1)
+                if event == 0:
+                    event = ins.THROW
+            else:
+                event = await self.wait(self.hold)
+                self.hold = -1
+                if event == 0:
+                    self.show_turn()
+                    continue
+            if event == ins.REFEREE_LONG:
+                if await operator_menu(self):
+                    self.new_game()
+                else:
+                    self.redraw()
+            elif event == ins.THROW:
+                if game is None or game.ended:
+                    self.new_game()
+                else:
+                    await self.throw()
+            elif event == ins.REFEREE and game is not None and not game.ended:
+                await self.void()
+
+    async def wait(self, timeout_ms):
+        """The next press (THROW, REFEREE, REFEREE_LONG) or 0 on timeout;
+        the stuck-switch hint is handled here."""
+        ins = self.inputs
+        while True:
+            event = await ins.next(timeout_ms)
+            self.busy_since = self.clock.ticks_ms()
+            if event == ins.STUCK:
+                self.notice(T.T_RELEASE_SWITCH)
+                self.live.status("stuck", "a switch is held")
+            elif event == ins.RELEASED:
+                self.notice(-1)
+            else:
+                return event
+
+    # --- a turn ----------------------------------------------------------------------
+
+    def new_game(self):
+        s = self.settings
+        self.lamp(False)
+        try:
+            game = self.session.new_game(
+                Rules(PRESETS[s[PRESET]]), s[PLAYERS], s[SETS], first_seat=0 if s[STARTER] else -1
+            )
+        except StoreFull:
+            self.stop_full()
+            return
+        except RngFailure:
+            self.stop_rng()
+            return
+        self.live.game(game, False, None)
+        self.notice(-1)
+        self.show_turn()
+        self.session.maintain()
+        self.check_space()
+        self.lamp(True)
+
+    def commit(self):
+        """The throw, durable on flash, as self.out; None if play stopped."""
+        try:
+            batch = self.session.throw()
+        except StoreFull:
+            self.stop_full()
+            return None
+        except RngFailure:
+            self.stop_rng()
+            return None
+        return self.out.read(batch)
+
+    async def throw(self):
+        ins = self.inputs
+        ins.lock()
+        self.lamp(False)
+        self.notice(-1)
+        out = self.commit()
+        if out is None:
+            ins.unlock()
+            return
+        screen = self.screen
+        faces = self._roll_faces
+        for _ in range(FRAMES):  # what the dice show while rolling: not the RNG's bytes
+            for i in range(6):
+                self._spin = (self._spin * 1103515245 + 12345) & 0x3FFFFFFF
+                faces[i] = (self._spin >> 16) % 6 + 1
+            screen.roll(faces)
+            await self.clock.sleep_ms(FRAME_MS)
+        self.show_result(out)
+        self.board.sound.play(sounds.for_award(out.award))
+        await self.announce(out)
+        self.ready()
+
+    async def announce(self, out):
+        """After a result or a void: live event, housekeeping, the lock-out, the end."""
+        game = self.shown_game()
+        self.live.turn(game, out)
+        self.session.maintain()
+        self.check_space()
+        await self.clock.sleep_ms(ANNOUNCE_MS)
+        if game.ended:
+            await self.clock.sleep_ms(END_PAUSE_MS)
+            self.show_end()
+            self.live.end(game, self.session.store.audit_code())
+        elif self.stopped < 0:
+            self.hold = RESULT_HOLD_MS
+
+    async def void(self):
+        """The referee's 跳猴: ask, and void the seat on turn on a second press."""
+        self.screen.message(T.T_VOID_ASK, T.T_PRESS_AGAIN)
+        if await self.wait(CONFIRM_MS) != self.inputs.REFEREE:
+            self.show_turn()  # anything else, or nothing, cancels: never a throw
+            return
+        ins = self.inputs
+        ins.lock()
+        try:
+            batch = self.session.void()
+        except StoreFull:
+            self.stop_full()
+            ins.unlock()
+            return
+        out = self.out.read(batch)
+        self.board.sound.play(sounds.VOID)
+        if not self.shown_game().ended:
+            self.show_turn()
+            self.notice(T.T_VOIDED)
+        await self.announce(out)
+        self.hold = -1
+        self.ready()
+
+    # --- stops -----------------------------------------------------------------------
+
+    def stop_full(self):
+        """The flash is full: play stops with every record kept ("sync needed")."""
+        if self.stopped >= 0:
+            return
+        self.stopped = T.T_FLASH_FULL
+        self.lamp(False)
+        self.screen.message(T.T_FLASH_FULL, T.T_SYNC_NEEDED)
+        self.board.sound.play(sounds.ALARM)
+        self.live.status("flash_full", self.session.free_space_warning() or "no room for the next record")
+
+    def stop_rng(self):
+        """The RNG failed a health test: out of service, never rolls again."""
+        self.stopped = T.T_OUT_OF_SERVICE
+        self.lamp(False)
+        self.screen.message(T.T_OUT_OF_SERVICE, T.T_RNG_FAILED)
+        self.board.sound.play(sounds.ALARM)
+        self.note("rng health: %s failed" % self.rng.failed)
+        self.live.status("out_of_service", "rng health: %s failed" % self.rng.failed)
+
+    def check_space(self):
+        warning = self.session.free_space_warning()
+        if warning is None:
+            return
+        if warning.startswith("Flash full"):
+            self.stop_full()
+        elif not self.warned:
+            self.warned = True
+            self.notice(T.T_FLASH_NEARLY_FULL)
+            self.live.status("flash_warning", warning)
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def ready(self):
+        """Presses count again; the lamp says so only from then on."""
+        self.inputs.unlock()
+        game = self.session.game
+        if self.stopped < 0 and game is not None and not game.ended:
+            self.lamp(True)
+
+    def lamp(self, on):
+        self.board.lamp(on)
+
+    def notice(self, text):
+        if text != self.noticed:
+            self.noticed = text
+            self.screen.notice(text)
+
+    def shown_game(self):
+        """The game being drawn: there is one whenever a turn, result or end is shown."""
+        game = self.session.game
+        assert game is not None
+        return game
+
+    def zhuangyuan(self):
+        """(seat, faces) of the 状元 now: (-1, faces unchanged) if nobody."""
+        zy = self.shown_game().zhuangyuan()
+        if zy is None:
+            return -1, self._zy_faces
+        code = zy[1]
+        faces = self._zy_faces
+        for i in range(5, -1, -1):
+            faces[i] = code % 6 + 1
+            code //= 6
+        return zy[0], faces
+
+    def show_turn(self):
+        game = self.shown_game()
+        seat, faces = self.zhuangyuan()
+        self.screen.turn(game.turn, game.players, game.remaining, seat, faces)
+
+    def show_result(self, out):
+        game = self.shown_game()
+        seat, faces = self.zhuangyuan()
+        won_tier, won_count = out.best_won()
+        self.screen.result(
+            out.seat,
+            out.faces,
+            out.award,
+            won_tier,
+            won_count,
+            out.empty_tier(),
+            out.zy_changed and out.new_zy == out.seat,
+            game.remaining,
+            seat,
+            faces,
+        )
+
+    def show_end(self):
+        game = self.shown_game()
+        seat, faces = self.zhuangyuan()
+        self.screen.end(
+            game.end_reason, seat, faces, game.holdings, game.players, self.session.store.audit_code()
+        )
+
+    def redraw(self):
+        """The screen of the state we are in (after the menu)."""
+        game = self.session.game
+        if self.stopped >= 0:
+            detail = T.T_SYNC_NEEDED if self.stopped == T.T_FLASH_FULL else T.T_RNG_FAILED
+            self.screen.message(self.stopped, detail)
+        elif game is None:
+            self.screen.attract(self.settings[PLAYERS], self.settings[PRESET])
+        elif game.ended:
+            self.show_end()
+        else:
+            self.show_turn()
+        self.noticed = -1

@@ -1,0 +1,30 @@
+"""ESP32-DevKitC + 2.0" ST7789 240x320 on SPI2: the build of hardware/README.md."""
+
+from machine import SPI, Pin
+
+from board import esp32, pins
+
+
+def build():
+    from display.color import ColorScreen
+    from display.st7789 import ST7789
+
+    spi = SPI(
+        pins.DEVKIT_SPI_ID,
+        baudrate=pins.DEVKIT_SPI_HZ,
+        polarity=0,
+        phase=0,
+        sck=Pin(pins.DEVKIT_SCK),
+        mosi=Pin(pins.DEVKIT_MOSI),
+    )
+    Pin(pins.DEVKIT_BL, Pin.OUT, value=1)
+    panel = ST7789(
+        spi,
+        cs=Pin(pins.DEVKIT_CS, Pin.OUT, value=1),
+        dc=Pin(pins.DEVKIT_DC, Pin.OUT),
+        rst=Pin(pins.DEVKIT_RST, Pin.OUT),
+    )
+    lamp = esp32.output(pins.DEVKIT_LAMP)
+    return esp32.build(
+        "devkit", ColorScreen(panel), pins.DEVKIT_THROW, pins.DEVKIT_REFEREE, pins.DEVKIT_BUZZER, lamp
+    )

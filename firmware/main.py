@@ -1,0 +1,75 @@
+"""The bowl's entry point: pick the profile, build the Board, run the app.
+
+On the ESP32 this file runs at power-up.  The profile is the word in the
+file /profile (devkit, cyd or oled; devkit if there is none).  The virtual
+board calls run() with its own Board.
+
+Robustness: the watchdog is fed once a second only while the app is
+healthy (waiting for a press, or busy for less than app.BUSY_LIMIT_MS),
+so a hung task resets the bowl, which then resumes from flash; an uncaught
+exception in any task is written to the crash file and the bowl resets
+rather than sitting dead.
+"""
+
+import asyncio
+import io
+import sys
+
+from app.app import App
+from app.bootlog import write_crash
+from micropython import const
+
+PROFILES = ("devkit", "cyd", "oled")
+FEED_MS = const(1000)
+
+
+def crash(board, exc):
+    """Keep the traceback in the crash file, then reset (never returns)."""
+    text = io.StringIO()
+    sys.print_exception(exc, text)
+    write_crash(board.flash_root, text.getvalue())
+    board.reset()
+
+
+async def feed(board, app):
+    while True:
+        if app.healthy():
+            board.watchdog.feed()
+        await board.clock.sleep_ms(FEED_MS)
+
+
+async def _main(board, app):
+    asyncio.create_task(board.inputs.run())
+    asyncio.create_task(feed(board, app))
+    await app.run()
+
+
+def run(board, fresh_start=False):
+    """Run the bowl on `board` until it resets."""
+    app = App(board, fresh_start)
+    asyncio.get_event_loop().set_exception_handler(lambda loop, context: crash(board, context["exception"]))
+    try:
+        asyncio.run(_main(board, app))
+    except Exception as e:  # the app task itself: same as any other task
+        crash(board, e)
+
+
+def profile():
+    try:
+        with open("/profile") as f:
+            name = f.read().strip()
+    except OSError:
+        return "devkit"
+    if name not in PROFILES:
+        print("main: /profile names %r, not one of %s: using devkit" % (name, ", ".join(PROFILES)))
+        return "devkit"
+    return name
+
+
+def start():
+    module = __import__("board." + profile(), None, None, ["build"])
+    run(module.build())
+
+
+if __name__ == "__main__":
+    start()

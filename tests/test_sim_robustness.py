@@ -1,0 +1,264 @@
+"""What a power cut, a hang, a crash, a failing RNG or a full flash does to a game
+on the virtual board: nothing recorded is ever lost, the last throw is shown
+again, and a bowl that cannot be trusted stops rather than rolling.
+"""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+
+import mp
+import pytest
+from display import texts as T
+from test_sim import lines, replayed, sim, sim_command
+
+MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
+PORTS = ("unix64",)
+
+
+def resumed_game(events):
+    return next(e for e in events if e["event"] == "game")
+
+
+def test_a_kill_at_random_moments_resumes_with_nothing_lost(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    args = ["--flash", image, "--players", "4", "--seed", "21", "--trace", trace, "--flash-blocks", "128"]
+    rng = random.Random(8)
+    played = []  # the throws of the game, in order, as the bowl reported them
+    start = None
+    for round_ in range(8):
+        command, env = sim_command("unix64", args)
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True)
+        proc.stdin.write("throw\n" * 12)
+        proc.stdin.flush()
+        time.sleep(rng.uniform(0.1, 1.5))
+        proc.send_signal(signal.SIGKILL)  # the power cut
+        out, _ = proc.communicate()
+        events = [json.loads(line) for line in out.splitlines() if line.endswith("}")]
+        if not events:
+            continue  # cut before it even booted
+        game = next(e for e in events if e["event"] == "game")
+        if round_ == 0 or start is None:
+            start = game
+            assert not game["resumed"]
+        else:
+            assert game["resumed"]
+            # K: every throw reported before the cut is in the log; at most one more,
+            # durable but cut before it was announced, which is then the one shown again
+            k = game["throws"]
+            assert k in (len(played), len(played) + 1)
+            if k == len(played) + 1:
+                played.append({"event": "throw", "seat": game["last"]["seat"], "dice": game["last"]["dice"]})
+            assert game["last"]["seat"] == played[-1]["seat"] and game["last"]["dice"] == played[-1]["dice"]
+        played += [e for e in events[1:] if e["event"] in ("throw", "void")]
+        assert not any(e["event"] == "end" for e in events)
+    assert start is not None and len(played) > 6
+    # the log agrees with everything shown: resume once more and finish the game
+    code, events, err = sim("unix64", args, ["throw"] * 300)
+    assert code == 0, err
+    game = resumed_game(events)
+    assert game["throws"] in (len(played), len(played) + 1)
+    if game["throws"] == len(played) + 1:
+        played.append({"event": "throw", "seat": game["last"]["seat"], "dice": game["last"]["dice"]})
+    end_at = next(i for i, e in enumerate(events) if e["event"] == "end")
+    played += [e for e in events[1:end_at] if e["event"] in ("throw", "void")]
+    host = replayed(start, played)
+    assert host.ended and events[end_at]["reason"] == host.end_reason_name()
+    shown = lines(trace)
+    assert (
+        sum(1 for s in shown if s == 'screen notice T%d:"%s"' % (T.T_RESUMED, T.TEXTS[T.T_RESUMED][2])) >= 1
+    )
+
+
+def test_a_hung_task_is_reset_by_the_watchdog_and_the_bowl_resumes(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    command, env = sim_command(
+        "unix64", ["--flash", image, "--players", "3", "--seed", "5", "--trace", trace]
+    )
+    command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "hang", "3"] + command[5:]
+    env["MICROPYPATH"] += os.pathsep + MPLIB
+    proc = subprocess.run(command, input="throw\n" * 5, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert "sim: reset (watchdog)" in proc.stderr
+    kinds = [e["event"] for e in events]
+    assert kinds[:4] == ["game", "throw", "throw", "game"]
+    again = events[3]
+    # the hung throw was durable and shown before the hang: it is the one shown again
+    assert again["resumed"] and again["throws"] == 3 and again["last"] is not None
+    assert kinds[4:] == ["throw"] * (len(kinds) - 4) and len(kinds) >= 6
+
+
+def test_an_uncaught_exception_is_kept_in_the_crash_file_and_the_bowl_resets(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5"])
+    command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "crash", "2"] + command[5:]
+    env["MICROPYPATH"] += os.pathsep + MPLIB
+    proc = subprocess.run(command, input="throw\n" * 4, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "sim: reset (reset)" in proc.stderr and "RuntimeError: injected fault" in proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [e["event"] for e in events][:3] == ["game", "throw", "game"]
+    assert events[2]["resumed"] and events[2]["throws"] == 2
+
+
+def test_an_exception_in_a_task_nobody_awaits_also_resets_the_bowl(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5"])
+    command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "task", "2000"] + command[5:]
+    env["MICROPYPATH"] += os.pathsep + MPLIB
+    proc = subprocess.run(command, input="throw\n" * 20, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "sim: reset (reset)" in proc.stderr and "injected fault in a task" in proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    games = [e for e in events if e["event"] == "game"]
+    assert len(games) == 2 and games[1]["resumed"]
+    # every announced throw is in the log, plus at most the one durable but cut before its event
+    announced = sum(1 for e in events[: events.index(games[1])] if e["event"] == "throw")
+    assert games[1]["throws"] in (announced, announced + 1) and games[1]["last"] is not None
+
+
+@pytest.mark.parametrize("good", [0, 1800])
+def test_an_rng_health_failure_puts_the_bowl_out_of_service_and_it_never_rolls(tmp_path, good):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    args = [
+        "--flash",
+        image,
+        "--players",
+        "3",
+        "--seed",
+        "9",
+        "--trace",
+        trace,
+        "--rng-fail-after",
+        str(good),
+    ]
+    code, events, err = sim("unix64", args, ["throw"] * 200)
+    assert code == 0, err
+    stops = [e for e in events if e["event"] == "out_of_service"]
+    assert len(stops) == 1 and "test failed" in stops[0]["detail"]
+    after = events[events.index(stops[0]) :]
+    assert not any(e["event"] == "throw" for e in after)
+    shown = lines(trace)
+    assert any(s.startswith("screen message T%d:" % T.T_OUT_OF_SERVICE) for s in shown)
+    if good:
+        assert any(e["event"] == "throw" for e in events)  # it failed mid-game, continuously tested
+    else:  # a source broken from the start fails the start-up test again at every boot
+        code, events2, _ = sim("unix64", args, ["throw"] * 3)
+        assert code == 0 and [e["event"] for e in events2 if e["event"] == "throw"] == []
+        assert events2[-1]["event"] == "out_of_service"
+
+
+def test_a_full_flash_stops_play_with_sync_needed_and_nothing_lost(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    args = ["--flash", image, "--players", "20", "--seed", "4", "--trace", trace, "--flash-blocks", "90"]
+    code, events, err = sim("unix64", args, ["throw"] * 1000)
+    assert code == 0, err
+    full = [i for i, e in enumerate(events) if e["event"] == "flash_full"]
+    assert full, [e["event"] for e in events][-5:]
+    assert not any(e["event"] in ("throw", "void") for e in events[full[0] :])
+    shown = lines(trace)
+    assert any(
+        s.startswith("screen message T%d:" % T.T_FLASH_FULL) and "T%d:" % T.T_SYNC_NEEDED in s for s in shown
+    )
+    # every throw reported is in the log: the resumed game holds them all, the last shown again
+    games = [i for i, e in enumerate(events) if e["event"] == "game"]
+    last_game = events[games[-1]]
+    throws = [e for e in events[games[-1] + 1 : full[0]] if e["event"] in ("throw", "void")]
+    assert not last_game["resumed"] and throws
+    code, again, _ = sim("unix64", args, ["throw"])
+    assert code == 0
+    resumed = again[0]
+    assert resumed["event"] == "game" and resumed["resumed"]
+    assert resumed["throws"] == len(throws)
+    assert resumed["last"]["dice"] == throws[-1]["dice"]
+    assert again[1]["event"] == "flash_full"
+    assert not any(e["event"] == "throw" for e in again)
+
+
+def test_kiosk_mode_the_menu_opens_only_with_the_right_pin(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    args = ["--flash", image, "--players", "3", "--seed", "2", "--trace", trace]
+    kiosk_on = ["referee-long"] + ["referee"] * 11 + ["throw"] + ["referee"] * 4 + ["throw"]
+    code, events, err = sim("unix64", args, ["throw", *kiosk_on, "throw"])
+    assert code == 0, err
+    assert [e["event"] for e in events] == ["game", "throw", "throw"]
+    shown = lines(trace)
+    assert any("selected=T%d:" % T.T_KIOSK in s and "value=on" in s for s in shown)
+    # wrong PIN (1000): refused, back to play; right PIN (0000, the default): the menu
+    wrong = ["referee-long", "throw", "referee", "referee", "referee", "referee"]
+    right = ["referee-long", "referee", "referee", "referee", "referee"]
+    code, events, err = sim("unix64", args, [*wrong, "throw", *right])
+    assert code == 0, err
+    shown = lines(trace)[len(shown) :]
+    pin_screens = [s for s in shown if s.startswith("screen pin ")]
+    assert pin_screens[0] == "screen pin entered=0 digit=0"
+    refused = next(i for i, s in enumerate(shown) if s.startswith("screen message T%d:" % T.T_WRONG_PIN))
+    assert not any(s.startswith("screen menu ") for s in shown[:refused])
+    assert any(s.startswith("screen menu ") for s in shown[refused:])
+    assert any(e["event"] == "pin" for e in events)
+    assert [e["event"] for e in events if e["event"] == "throw"] == ["throw"]
+    # the setting survived the restart (the settings file): still kiosk
+    assert any(s.startswith("screen pin ") for s in shown)
+
+
+def test_the_long_press_opens_the_menu_and_a_short_press_does_not(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    args = ["--flash", image, "--players", "3", "--seed", "2", "--trace", trace]
+    code, events, _ = sim("unix64", args, ["referee-long", "referee", "referee"])
+    assert code == 0
+    shown = lines(trace)
+    menus = [s for s in shown if s.startswith("screen menu ")]
+    assert menus[0].startswith('screen menu title=T%d:"Menu" selected=T%d:' % (T.T_MENU, T.T_NEW_GAME))
+    assert "selected=T%d:" % T.T_RULES in menus[-1]
+
+
+def test_a_switch_held_at_power_up_is_no_throw(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    code, events, _ = sim(
+        "unix64", ["--flash", image, "--players", "3", "--seed", "2", "--hold", "throw"], ["throw"]
+    )
+    assert code == 0
+    # held at boot, released by the first command, then one press: exactly one throw
+    assert [e["event"] for e in events] == ["game", "throw"]
+
+
+def test_lifetime_page_counts_games_throws_recoveries_and_boots(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    trace = str(tmp_path / "trace")
+    args = ["--flash", image, "--players", "3", "--seed", "2", "--trace", trace]
+    assert sim("unix64", args, ["throw", "throw"])[0] == 0
+    lifetime = ["referee-long"] + ["referee"] * 13 + ["throw", "throw"]
+    assert sim("unix64", args, lifetime)[0] == 0
+    shown = [s for s in lines(trace) if s.startswith("screen lifetime ")]
+    # the first run ended mid-game, as a bowl is switched off: one recovery
+    assert shown == ["screen lifetime games=1 throws=2 recoveries=1 boots=2"]
+
+
+def test_settings_damaged_on_flash_fall_back_to_defaults_and_say_so(tmp_path):
+    image = str(tmp_path / "bowl.img")
+    args = ["--flash", image, "--players", "7", "--seed", "2"]
+    assert sim("unix64", args, ["throw"])[0] == 0
+    binary, package_dir = mp.port_setup("unix64")
+    code = (
+        "from sim.run import mount\nmount(%r, '/f')\n"
+        "f = open('/f/data/settings', 'r+b')\nf.seek(5)\nf.write(b'\\x55')\nf.close()\n" % image
+    )
+    subprocess.run(
+        [binary, "-c", code],
+        env=dict(os.environ, MICROPYPATH=package_dir + os.pathsep + ".frozen"),
+        check=True,
+    )
+    code, events, err = sim("unix64", args, ["throw"])
+    assert code == 0, err
+    assert [e for e in events if e["event"] == "settings"][0]["detail"].startswith("settings file damaged")
+    assert events[-1]["event"] == "throw"  # the game in the log goes on: 7 players as it started
