@@ -29,10 +29,10 @@ starts as a line {"clip": [ms, folder, clip]}.  Runs under MicroPython.
 import asyncio
 import json
 import sys
+from binascii import unhexlify
 
 import vfs
 from app import settings as S
-from binascii import unhexlify
 from board import sim as simboard
 from board.base import LineBuffer
 from board.dfplayer import DFPlayer
