@@ -1,8 +1,16 @@
 """The bowl's entry point: pick the profile, build the Board, run the app.
 
-On the ESP32 this file runs at power-up.  The profile is the word in the
+On the ESP32 this file runs at power-up, and again when the host types
+`import main` after a sync (docs/sync.md): it forgets itself on the way
+out so that import runs it once more.  The profile is the word in the
 file /profile (devkit, cyd or oled; devkit if there is none).  The virtual
 board calls run() with its own Board.
+
+run() returns only when the app leaves for the host's `sync` line: the
+bowl's tasks (switch polling, the watchdog feeder, the speaker's queue)
+are cancelled and the started watchdog is handed to board.watchdog.release()
+(on the ESP32 a hardware timer feeds it, since a started machine.WDT cannot
+be stopped), so the REPL the host then uses is never reset under it.
 
 Robustness: the watchdog is fed once a second only while the app is
 healthy (waiting for a press, or busy for less than app.BUSY_LIMIT_MS),
@@ -39,13 +47,21 @@ async def feed(board, app):
 
 
 async def _main(board, app):
-    asyncio.create_task(board.inputs.run())
-    asyncio.create_task(feed(board, app))
+    tasks = [asyncio.create_task(board.inputs.run()), asyncio.create_task(feed(board, app))]
+    if board.speaker is not None:
+        tasks.append(asyncio.create_task(board.speaker.run(board.clock)))
     await app.run()
+    # the host's sync: stop every task of the bowl before the REPL takes over
+    for task in tasks:
+        task.cancel()
+    await asyncio.sleep_ms(0)
+    release = getattr(board.watchdog, "release", None)
+    if release is not None:  # the virtual board's watchdog stops with its clock: it has none
+        release()
 
 
 def run(board, fresh_start=False):
-    """Run the bowl on `board` until it resets."""
+    """Run the bowl on `board` until it resets, or returns for the host's sync."""
     app = App(board, fresh_start)
     asyncio.get_event_loop().set_exception_handler(lambda loop, context: crash(board, context["exception"]))
     try:
@@ -71,5 +87,8 @@ def start():
     run(module.build())
 
 
-if __name__ == "__main__":
-    start()
+if __name__ == "__main__" or sys.platform == "esp32":
+    try:
+        start()
+    finally:
+        sys.modules.pop("main", None)  # the host's next `import main` starts the bowl again

@@ -13,6 +13,23 @@ the result; the result stays up RESULT_HOLD_MS before "whose turn" (a
 press in between throws at once); a void needs its second referee press
 within CONFIRM_MS; in kiosk mode the end screen starts the next game after
 KIOSK_END_MS.
+
+Speech (board.speaker, app/voice.py): every throw and void is announced
+once durable (the award, the six faces, what changed, whose turn), and the
+game start, the end, a resume, out of service and flash full have spoken
+forms.  The announcement plays from the speaker's own task; the app only
+waits for it as the lock-out (presses ignored while it plays, as while the
+result is drawn), and the speaker gives up on a clip that never starts, so
+a missing module costs at most its START_MS.  The referee's first short
+press repeats the last announcement (and opens the void question); the
+confirming press voids.
+
+Serial commands (docs/events.md): while waiting for a press, and while an
+announcement plays, the app reads lines from board.serial.readline() every
+SERIAL_MS.  `sync` (the host's, docs/sync.md) ends run() at the next wait:
+never inside a throw, the log durable, settings saved; run() prints
+{"event": "sync"} and turns Ctrl-C back on, and main.py returns to the
+REPL.  Any other line is ignored.
 """
 
 from display import texts as T
@@ -33,6 +50,9 @@ from app.settings import (
     PRESET,
     REARM_MS,
     SETS,
+    SPEECH,
+    SPEECH_LANGUAGE,
+    SPEECH_VOLUME,
     STARTER,
     VOLUME,
     Settings,
@@ -54,6 +74,11 @@ CONFIRM_MS = const(5000)
 KIOSK_END_MS = const(30000)
 END_PAUSE_MS = const(2000)  # the final result stays up this long before the end screen
 BUSY_LIMIT_MS = const(10000)  # longer away from the input than this: the loop is hung
+SERIAL_MS = const(50)  # how often serial command lines are read while waiting
+
+
+class SyncRequested(Exception):
+    """The host sent `sync`: raised by App.wait(), ends App.run()."""
 
 
 class App:
@@ -71,6 +96,14 @@ class App:
         self.rng = HealthyBytes(board.random_bytes)
         self.session = Session(Store(root), Dice(self.rng), board.entropy)
         self.live = Live(board.serial)
+        # a serial without readline() (the headless sim's stdin holds presses) takes no commands
+        self.commands = getattr(board.serial, "readline", None)
+        self.sync_asked = False
+        self.voice = None
+        if board.speaker is not None:
+            from app.voice import Voice
+
+            self.voice = Voice(board.speaker)
         self.out = Outcome()
         self.fresh_start = fresh_start
         self.boots = 0
@@ -109,8 +142,14 @@ class App:
             self.live.status("settings", issue)
         if self.rng.failed:
             self.stop_rng()
+            self.speak()
             return
         game = session.game
+        if game is None and self.fresh_start:
+            self.new_game()
+            return
+        if game is not None and self.voice is not None:
+            self.voice.resumed(game, session.shown)
         if game is not None and not game.ended:
             last = None
             shown = session.shown
@@ -126,11 +165,10 @@ class App:
             self.lamp(True)
         elif game is not None:
             self.show_end()
-        elif self.fresh_start:
-            self.new_game()
         else:
             self.screen.attract(self.settings[PLAYERS], self.settings[PRESET])
         self.check_space()
+        self.speak()
 
     def apply_settings(self):
         s = self.settings
@@ -142,6 +180,8 @@ class App:
         sound.volume = s[VOLUME]
         sound.muted = bool(s[MUTE])
         self.screen.set_language(s[LANGUAGE])
+        if self.voice is not None:
+            self.voice.apply(s[SPEECH], s[SPEECH_LANGUAGE], s[SPEECH_VOLUME])
         self.board.kbd_intr(not s[KIOSK])  # kiosk: no Ctrl-C from the USB serial
 
     def save_settings(self):
@@ -160,9 +200,17 @@ class App:
     # --- the main loop ---------------------------------------------------------------
 
     async def run(self):
+        """Boot, then play until the host's `sync` line (returns then: see leave())."""
+        self.boot()
+        try:
+            await self.play()
+        except SyncRequested:
+            pass
+        self.leave()
+
+    async def play(self):
         from app.menu import operator_menu
 
-        self.boot()
         ins = self.inputs
         while True:
             game = self.session.game
@@ -171,6 +219,8 @@ class App:
                 if event == ins.REFEREE_LONG:
                     await operator_menu(self)
                     self.redraw()
+                elif event == ins.REFEREE:
+                    await self.repeat()
                 continue
             if game is None:
                 event = await self.wait(-1)
@@ -196,14 +246,51 @@ class App:
                     await self.throw()
             elif event == ins.REFEREE and game is not None and not game.ended:
                 await self.void()
+            elif event == ins.REFEREE:
+                await self.repeat()
+
+    def leave(self):
+        """For the host's sync: the bowl stops taking presses, says so on the
+        screen and the serial, and Ctrl-C works again (also in kiosk mode)."""
+        self.lamp(False)
+        self.board.sound.stop()
+        self.screen.message(T.T_SYNC_MODE, -1)
+        self.live.sync()
+        self.board.kbd_intr(True)
+
+    def polled(self):
+        """Read the serial's command lines; True once `sync` came."""
+        read = self.commands
+        if read is not None:
+            line = read()
+            while line is not None:
+                if line.strip() == b"sync":
+                    self.sync_asked = True
+                line = read()  # anything else is garbage: ignored
+        return self.sync_asked
 
     async def wait(self, timeout_ms):
         """The next press (THROW, REFEREE, REFEREE_LONG) or 0 on timeout;
-        the stuck-switch hint is handled here."""
+        the stuck-switch hint is handled here.  SyncRequested once the host's
+        `sync` line came (checked every SERIAL_MS while waiting)."""
         ins = self.inputs
+        clock = self.clock
+        start = clock.ticks_ms()
         while True:
-            event = await ins.next(timeout_ms)
-            self.busy_since = self.clock.ticks_ms()
+            if self.polled():
+                raise SyncRequested()
+            step = timeout_ms
+            if self.commands is not None:
+                step = SERIAL_MS
+                if timeout_ms >= 0:
+                    left = timeout_ms - clock.ticks_diff(clock.ticks_ms(), start)
+                    if left <= 0:
+                        return 0
+                    step = min(step, left)
+            event = await ins.next(step)
+            self.busy_since = clock.ticks_ms()
+            if event == 0 and step != timeout_ms:
+                continue  # a slice of the wait, not its end
             if event == ins.STUCK:
                 self.notice(T.T_RELEASE_SWITCH)
                 self.live.status("stuck", "a switch is held")
@@ -217,32 +304,41 @@ class App:
     def new_game(self):
         s = self.settings
         self.lamp(False)
+        self.unsaid()
         try:
             game = self.session.new_game(
                 Rules(PRESETS[s[PRESET]]), s[PLAYERS], s[SETS], first_seat=0 if s[STARTER] else -1
             )
         except StoreFull:
             self.stop_full()
+            self.speak()
             return
         except RngFailure:
             self.stop_rng()
+            self.speak()
             return
         self.live.game(game, False, None)
+        if self.voice is not None:
+            self.voice.start(game)
         self.notice(-1)
         self.show_turn()
         self.session.maintain()
         self.check_space()
+        self.speak()
         self.lamp(True)
 
     def commit(self):
         """The throw, durable on flash, as self.out; None if play stopped."""
+        self.unsaid()
         try:
             batch = self.session.throw()
         except StoreFull:
             self.stop_full()
+            self.speak()
             return None
         except RngFailure:
             self.stop_rng()
+            self.speak()
             return None
         return self.out.read(batch)
 
@@ -269,31 +365,45 @@ class App:
         self.ready()
 
     async def announce(self, out):
-        """After a result or a void: live event, housekeeping, the lock-out, the end."""
+        """After a result or a void: live event, speech, housekeeping, the
+        lock-out (at least ANNOUNCE_MS, and while the announcement plays), the end."""
         game = self.shown_game()
         self.live.turn(game, out)
+        voice = self.voice
+        if voice is not None:
+            voice.throw(game.last_events(), game)
         self.session.maintain()
         self.check_space()
+        self.speak()
         await self.clock.sleep_ms(ANNOUNCE_MS)
+        await self.spoken()
         if game.ended:
             await self.clock.sleep_ms(END_PAUSE_MS)
             self.show_end()
             self.live.end(game, self.session.store.audit_code())
+            if voice is not None:
+                voice.end(game)
+                self.speak()  # not waited for: a long table's end takes minutes to say
         elif self.stopped < 0:
             self.hold = RESULT_HOLD_MS
 
     async def void(self):
-        """The referee's 跳猴: ask, and void the seat on turn on a second press."""
+        """The referee's 跳猴: say the last announcement again and ask; void
+        the seat on turn on a second press within CONFIRM_MS of the question
+        (counted from the end of the repeat: presses during it are ignored)."""
         self.screen.message(T.T_VOID_ASK, T.T_PRESS_AGAIN)
+        await self.repeat(True)
         if await self.wait(CONFIRM_MS) != self.inputs.REFEREE:
             self.show_turn()  # anything else, or nothing, cancels: never a throw
             return
         ins = self.inputs
         ins.lock()
+        self.unsaid()
         try:
             batch = self.session.void()
         except StoreFull:
             self.stop_full()
+            self.speak()
             ins.unlock()
             return
         out = self.out.read(batch)
@@ -305,6 +415,43 @@ class App:
         self.hold = -1
         self.ready()
 
+    # --- speech ----------------------------------------------------------------------
+
+    def speak(self):
+        """Send the announcement built so far to the speaker; returns at once."""
+        if self.voice is not None:
+            self.voice.speak()
+
+    def unsaid(self):
+        """Start a new announcement (before a press changes the game)."""
+        if self.voice is not None:
+            self.voice.clear()
+
+    def tell(self, text, detail=-1):
+        """Add a sentence to the announcement being built (a stop, a notice)."""
+        if self.voice is not None:
+            self.voice.add(text, detail)
+
+    async def repeat(self, ask_void=False):
+        """The referee's short press: the last announcement again (and the void
+        question), presses locked out while it plays."""
+        if self.voice is None:
+            return
+        self.voice.repeat(ask_void)
+        self.inputs.lock()
+        await self.spoken()
+        self.inputs.unlock()
+
+    async def spoken(self):
+        """Wait while an announcement plays; the caller has locked the presses.
+        A `sync` line ends the wait early: the press is durable and shown,
+        only its words are cut short."""
+        voice = self.voice
+        clock = self.clock
+        while voice is not None and voice.speaking and not self.polled():
+            self.busy_since = clock.ticks_ms()  # a healthy wait, however long the words
+            await clock.sleep_ms(SERIAL_MS)
+
     # --- stops -----------------------------------------------------------------------
 
     def stop_full(self):
@@ -314,6 +461,7 @@ class App:
         self.stopped = T.T_FLASH_FULL
         self.lamp(False)
         self.screen.message(T.T_FLASH_FULL, T.T_SYNC_NEEDED)
+        self.tell(T.T_FLASH_FULL, T.T_SYNC_NEEDED)
         self.board.sound.play(sounds.ALARM)
         self.live.status("flash_full", self.session.free_space_warning() or "no room for the next record")
 
@@ -322,6 +470,7 @@ class App:
         self.stopped = T.T_OUT_OF_SERVICE
         self.lamp(False)
         self.screen.message(T.T_OUT_OF_SERVICE, T.T_RNG_FAILED)
+        self.tell(T.T_OUT_OF_SERVICE, T.T_RNG_FAILED)
         self.board.sound.play(sounds.ALARM)
         self.note("rng health: %s failed" % self.rng.failed)
         self.live.status("out_of_service", "rng health: %s failed" % self.rng.failed)
@@ -335,6 +484,7 @@ class App:
         elif not self.warned:
             self.warned = True
             self.notice(T.T_FLASH_NEARLY_FULL)
+            self.tell(T.T_FLASH_NEARLY_FULL)
             self.live.status("flash_warning", warning)
 
     # --- drawing -----------------------------------------------------------------------

@@ -106,6 +106,10 @@ class Live:
             % (game.end_reason_name(), game.batches, zhuangyuan, holdings, _tiers(game.shared), audit)
         )
 
+    def sync(self):
+        """The app has left its loop for the host's sync (docs/sync.md)."""
+        self.serial.write_line('{"event": "sync"}')
+
     def status(self, what, detail):
         """Anything else the host should know: what in out_of_service,
         flash_full, flash_warning, settings, resumed_issue, stuck."""

@@ -17,6 +17,8 @@ from bobing.rules import PRESETS
 MENU_TIMEOUT_MS = const(60000)  # no press for a minute: back to play
 PIN_DIGITS = const(4)
 SHOW_MS = const(1500)  # a refusal stays up this long
+# speech languages by card folder (app/speech.py); folders 4..9 hold recordings
+VOICES = ("", "mandarin", "cantonese", "english")
 
 ITEMS = (
     T.T_NEW_GAME,
@@ -34,6 +36,9 @@ ITEMS = (
     T.T_PIN,
     T.T_LIFETIME,
     T.T_ABOUT,
+    T.T_SPEECH,  # on / off
+    T.T_SPEECH,  # the language (card folder)
+    T.T_SPEECH,  # the volume
     T.T_BACK,
 )
 # the setting each item steps, 255: an action
@@ -54,6 +59,9 @@ _SETTING = bytes(
         255,
         255,
         255,
+        S.SPEECH,
+        S.SPEECH_LANGUAGE,
+        S.SPEECH_VOLUME,
         255,
     )
 )
@@ -69,8 +77,12 @@ def values(settings):
             out.append(PRESETS[v])
         elif k == S.STARTER:
             out.append("seat 1" if v else "draw")
-        elif k == S.MUTE or k == S.KIOSK:
+        elif k == S.MUTE or k == S.KIOSK or k == S.SPEECH:
             out.append("on" if v else "off")
+        elif k == S.SPEECH_LANGUAGE:
+            out.append(VOICES[v] if v < len(VOICES) else "folder %d" % v)
+        elif k == S.SPEECH_VOLUME:
+            out.append("vol %d" % v)
         elif k == S.LANGUAGE:
             out.append("english" if v else "pinyin")
         elif k == S.ACCEPT_MS or k == S.REARM_MS or k == S.LONG_MS:
@@ -117,9 +129,19 @@ async def operator_menu(app):
             await app.clock.sleep_ms(SHOW_MS)
             return False
     app.board.kbd_intr(True)
+    saved = list(settings.values)
+    try:
+        return await _items(app, settings)
+    finally:  # also when the host's sync line ends the menu
+        if settings.values != saved:
+            app.save_settings()
+        app.apply_settings()
+
+
+async def _items(app, settings):
+    """The menu's items until Back, New game or a timeout; True for New game."""
+    ins = app.inputs
     selected = 0
-    changed = False
-    new_game = False
     while True:
         app.screen.menu(T.T_MENU, ITEMS, values(settings), selected)
         event = await app.wait(MENU_TIMEOUT_MS)
@@ -133,17 +155,14 @@ async def operator_menu(app):
         k = _SETTING[selected]
         if k != 255:
             settings.step(k)
-            changed = True
             app.apply_settings()
             app.board.kbd_intr(True)
         elif item == T.T_NEW_GAME:
-            new_game = True
-            break
+            return True
         elif item == T.T_PIN:
             pin = await pin_entry(app)
             if pin >= 0:
                 settings[S.PIN] = pin
-                changed = True
         elif item == T.T_LIFETIME:
             life = app.session.store.lifetime()
             app.screen.lifetime(life["games"], life["throws"], life["recoveries"], app.boots)
@@ -153,7 +172,4 @@ async def operator_menu(app):
             await app.wait(MENU_TIMEOUT_MS)
         else:
             break  # Back
-    if changed:
-        app.save_settings()
-    app.apply_settings()
-    return new_game
+    return False

@@ -5,6 +5,10 @@ the count, each value as u16 little-endian and a CRC-32, written through a
 temp file and a rename (LittleFS renames atomically), so a power cut leaves
 the old settings or the new ones.  A damaged or foreign file gives the
 defaults, and load() says so (the app shows and logs it).
+
+The count byte lets the list grow: a file written before a setting existed
+(fewer values) is read, and the settings it lacks keep their defaults.
+Settings are only ever appended, never renumbered.
 """
 
 import struct
@@ -26,7 +30,10 @@ REARM_MS = const(8)
 LONG_MS = const(9)
 KIOSK = const(10)
 PIN = const(11)  # 4 digits, 0000..9999
-COUNT = const(12)
+SPEECH = const(12)  # 1: announcements spoken on the DFPlayer (silent without one)
+SPEECH_LANGUAGE = const(13)  # the card folder: 1 Mandarin, 2 Cantonese, 3 English, 4..9 recordings
+SPEECH_VOLUME = const(14)  # the module's 0..30 (hardware/README.md 4.5: <= 20 on a small speaker)
+COUNT = const(15)
 
 # default, lowest, highest, step of each setting, in the order above
 RANGES = (
@@ -42,6 +49,9 @@ RANGES = (
     (2000, 1000, 5000, 500),
     (0, 0, 1, 1),
     (0, 0, 9999, 1),
+    (1, 0, 1, 1),
+    (1, 1, 9, 1),
+    (20, 0, 30, 1),
 )
 
 _MAGIC = b"BS1"
@@ -58,15 +68,16 @@ class Settings:
         data = read_file(self.path)
         if data is None:
             return None
-        size = 4 + 2 * COUNT + 4
+        count = data[3] if len(data) > 3 else 0
+        size = 4 + 2 * count + 4
         if (
-            len(data) != size
+            not 0 < count <= COUNT
+            or len(data) != size
             or data[:3] != _MAGIC
-            or data[3] != COUNT
             or crc32(memoryview(data)[: size - 4]) != struct.unpack_from("<I", data, size - 4)[0]
         ):
             return "settings file damaged: defaults in use"
-        for i in range(COUNT):
+        for i in range(count):
             v = struct.unpack_from("<H", data, 4 + 2 * i)[0]
             low, high = RANGES[i][1], RANGES[i][2]
             if not low <= v <= high:

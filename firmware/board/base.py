@@ -1,7 +1,12 @@
-"""The Board every profile builds (docs/device.md), and the clock of a real board."""
+"""The Board every profile builds (docs/device.md), the clock of a real board,
+and the line buffer behind the serial's command input."""
 
 import asyncio
 import time
+
+from micropython import const
+
+LINE_MAX = const(32)  # the longest serial command line kept; longer lines are garbage
 
 
 class Clock:
@@ -13,13 +18,49 @@ class Clock:
     sleep_ms = staticmethod(asyncio.sleep_ms)
 
 
+class LineBuffer:
+    """Bytes from a serial line in, whole command lines out.
+
+    A line ends at CR or LF (CR LF is one end); empty lines give nothing.
+    A line longer than `size` bytes is dropped whole, never cut into a
+    command, so garbage on the line costs `size` bytes of buffer and no
+    more.  Built once; feed() allocates only the line it returns.
+    """
+
+    def __init__(self, size=LINE_MAX):
+        self._buf = bytearray(size)
+        self._count = 0
+        self._overflow = False
+
+    def feed(self, byte):
+        """One received byte (an int 0..255); the line it ends (bytes, without
+        the line end), or None."""
+        if byte == 10 or byte == 13:
+            n = self._count
+            self._count = 0
+            if self._overflow or not n:
+                self._overflow = False
+                return None
+            return bytes(self._buf[:n])
+        if self._count < len(self._buf):
+            self._buf[self._count] = byte
+            self._count += 1
+        else:
+            self._overflow = True
+        return None
+
+
 class Board:
     """What the application is given; see docs/device.md for each attribute.
 
     name, screen, inputs, sound, random_bytes(n), entropy, flash_root,
-    serial (write_line(str): the live event lines), clock, watchdog
-    (feed()); and for main.py: reset() (never returns), kbd_intr(on)
-    (Ctrl-C from the USB serial on or off), lamp(on) (the ready lamp).
+    serial (write_line(str): the live event lines; readline(): a command
+    line received, or None, never blocking: optional, a serial without it
+    takes no commands), clock, watchdog (feed(); release(): the app leaves
+    to the REPL, keep a started watchdog from resetting it); and for
+    main.py: reset() (never returns), kbd_intr(on) (Ctrl-C from the USB
+    serial on or off), lamp(on) (the ready lamp); speaker: the speech
+    module (board.dfplayer.DFPlayer), None when none is fitted or wired.
     """
 
     def __init__(
@@ -37,6 +78,7 @@ class Board:
         reset,
         kbd_intr,
         lamp,
+        speaker=None,
     ):
         self.name = name
         self.screen = screen
@@ -51,3 +93,4 @@ class Board:
         self.reset = reset
         self.kbd_intr = kbd_intr
         self.lamp = lamp
+        self.speaker = speaker

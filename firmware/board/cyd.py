@@ -2,7 +2,8 @@
 
 The panel, backlight, RGB LED and speaker amplifier are wired on the board;
 the switches go to its CN1 connector (pins.CYD_THROW, pins.CYD_REFEREE)
-with the pull-ups and RC of hardware/README.md section 4.2.
+with the pull-ups and RC of hardware/README.md section 4.2.  No speech
+module: the connectors bring out no free pin for its UART (board/pins.py).
 """
 
 from machine import SPI, Pin

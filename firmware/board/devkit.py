@@ -25,6 +25,13 @@ def build():
         rst=Pin(pins.DEVKIT_RST, Pin.OUT),
     )
     lamp = esp32.output(pins.DEVKIT_LAMP)
+    speaker = esp32.dfplayer(pins.DEVKIT_DF_TX, pins.DEVKIT_DF_RX, pins.DEVKIT_DF_BUSY)
     return esp32.build(
-        "devkit", ColorScreen(panel), pins.DEVKIT_THROW, pins.DEVKIT_REFEREE, pins.DEVKIT_BUZZER, lamp
+        "devkit",
+        ColorScreen(panel),
+        pins.DEVKIT_THROW,
+        pins.DEVKIT_REFEREE,
+        pins.DEVKIT_BUZZER,
+        lamp,
+        speaker,
     )

@@ -1,12 +1,15 @@
 """What every ESP32 profile shares: the radio for true randomness, the WDT,
-the USB serial, switches and the piezo on their pins, reset.
+the USB serial (event lines out, command lines in), switches, the piezo and
+the optional DFPlayer on their pins, reset.
 
 hardware/README.md section 5: the radio is switched on (station mode, no
 network joined) so os.urandom draws from the true hardware RNG.
 """
 
 import os
+import select
 import sys
+import time
 
 import machine
 import micropython
@@ -14,7 +17,8 @@ import network
 from micropython import const
 
 from board import pins
-from board.base import Board, Clock
+from board.base import Board, Clock, LineBuffer
+from board.dfplayer import DFPlayer
 from board.inputs import Inputs
 from board.sound import Sound
 from bobing.events import ENTROPY_PSEUDO, ENTROPY_TRUE
@@ -34,23 +38,60 @@ def radio_on():
 
 class Watchdog:
     """machine.WDT, started by the first feed(): the boot (flash recovery)
-    is not timed, the game loop is (pins.WDT_MS)."""
+    is not timed, the game loop is (pins.WDT_MS).
 
-    def __init__(self):
-        self._wdt = None
+    A started WDT cannot be stopped, and it outlives the application: when
+    the app leaves to the REPL for the host's sync, release() feeds it from
+    a hardware timer every second until the next feed() (the app started
+    again by the host's `import main`) takes over.  Both are class state:
+    the chip has one WDT, whichever Board object is current."""
+
+    _wdt = None  # type: machine.WDT | None
+    _timer = None  # type: machine.Timer | None
 
     def feed(self):
-        if self._wdt is None:
-            self._wdt = machine.WDT(timeout=pins.WDT_MS)
-        self._wdt.feed()
+        if Watchdog._timer is not None:
+            Watchdog._timer.deinit()
+            Watchdog._timer = None
+        wdt = Watchdog._wdt
+        if wdt is None:
+            wdt = Watchdog._wdt = machine.WDT(timeout=pins.WDT_MS)
+        wdt.feed()
+
+    def release(self):
+        """Keep a started WDT fed from the timer pins.WDT_TIMER_ID (no-op if never started)."""
+        wdt = Watchdog._wdt
+        if wdt is None or Watchdog._timer is not None:
+            return
+        timer = machine.Timer(pins.WDT_TIMER_ID)
+        timer.init(period=pins.WDT_MS // 4, mode=machine.Timer.PERIODIC, callback=lambda t: wdt.feed())
+        Watchdog._timer = timer
 
 
 class Serial:
-    """The USB serial (UART0, the REPL's): the live event lines."""
+    """The USB serial (UART0, the REPL's): the live event lines out, command
+    lines in (readline() polls sys.stdin, never waits)."""
+
+    def __init__(self):
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._line = LineBuffer()
 
     def write_line(self, text):
         sys.stdout.write(text)
         sys.stdout.write("\n")
+
+    def readline(self):
+        """A whole command line received (bytes, no line end), or None."""
+        source = sys.stdin.buffer
+        while self._poll.poll(0):
+            byte = source.read(1)
+            if not byte:
+                return None
+            line = self._line.feed(byte[0])
+            if line is not None:
+                return line
+        return None
 
 
 def switch(gpio):
@@ -79,8 +120,15 @@ def output(gpio, on_level=1):
     return lambda on: pin.value(on_level if on else 1 - on_level)
 
 
-def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp):
-    """The Board of an ESP32 profile around its screen."""
+def dfplayer(tx_gpio, rx_gpio, busy_gpio):
+    """The DFPlayer Mini on UART2 (hardware/README.md 4.5); BUSY has an
+    external pull-up, so a bowl without the module reads idle and stays silent."""
+    uart = machine.UART(pins.DF_UART_ID, baudrate=pins.DF_BAUD, tx=tx_gpio, rx=rx_gpio)
+    return DFPlayer(uart, machine.Pin(busy_gpio, machine.Pin.IN), time.ticks_ms())
+
+
+def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, speaker=None):
+    """The Board of an ESP32 profile around its screen; speaker: dfplayer() or None."""
     clock = Clock()
     entropy = radio_on()
     return Board(
@@ -97,4 +145,5 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp):
         machine.reset,
         lambda on: micropython.kbd_intr(3 if on else -1),
         lamp,
+        speaker,
     )

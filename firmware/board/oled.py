@@ -12,4 +12,7 @@ def build():
     i2c = I2C(pins.OLED_I2C_ID, scl=Pin(pins.OLED_SCL), sda=Pin(pins.OLED_SDA), freq=pins.OLED_I2C_HZ)
     panel = SSD1306(i2c, pins.OLED_ADDR)
     lamp = esp32.output(pins.OLED_LAMP)
-    return esp32.build("oled", MonoScreen(panel), pins.OLED_THROW, pins.OLED_REFEREE, pins.OLED_BUZZER, lamp)
+    speaker = esp32.dfplayer(pins.OLED_DF_TX, pins.OLED_DF_RX, pins.OLED_DF_BUSY)
+    return esp32.build(
+        "oled", MonoScreen(panel), pins.OLED_THROW, pins.OLED_REFEREE, pins.OLED_BUZZER, lamp, speaker
+    )

@@ -28,6 +28,7 @@ DEVKIT_LAMP = const(26)  # button lamp MOSFET gate: lit = ready to throw
 DEVKIT_DF_TX = const(17)  # UART2 to the DFPlayer (speech, optional)
 DEVKIT_DF_RX = const(16)
 DEVKIT_DF_BUSY = const(35)  # low = playing; external pull-up
+# GPIO13 is kept for the optional vibration motor (docs/accessibility.md; not driven yet)
 
 # --- oled: the same DevKitC plan, SSD1306 128x64 on I2C instead of the TFT ---
 OLED_I2C_ID = const(0)
@@ -39,6 +40,9 @@ OLED_THROW = const(33)
 OLED_REFEREE = const(27)
 OLED_BUZZER = const(25)
 OLED_LAMP = const(26)
+OLED_DF_TX = const(17)  # the DevKitC plan's DFPlayer wiring, unchanged
+OLED_DF_RX = const(16)
+OLED_DF_BUSY = const(35)
 
 # --- cyd: ESP32-2432S028R, 2.8" ILI9341 240x320 on HSPI, fixed board wiring ---
 CYD_SPI_ID = const(1)  # HSPI
@@ -59,8 +63,14 @@ CYD_LED_BLUE = const(17)
 # Not used by the bowl, listed so nothing claims them: touch (XPT2046 on its own
 # bus: CLK 25, MOSI 32, MISO 39, CS 33, IRQ 36), micro SD (VSPI 18/19/23, CS 5),
 # light sensor 34, BOOT button 0 (strapping: never a player's switch).
+# No speech module and no vibration motor: the board's connectors bring out
+# no free output pin (P3's 35 is input only, 21 the backlight, 22 and 27 the
+# switches; UART0 on P1 is the USB serial).  board.cyd builds no speaker.
 
 # --- every profile ---
 PRESSED = const(0)  # active low switches
 WDT_MS = const(8000)  # hardware watchdog timeout; the feeder runs every second
 TONE_DUTY = const(32768)  # duty_u16 at full volume: a 50 % square wave, the loudest
+DF_UART_ID = const(2)  # the DFPlayer's UART (hardware/README.md 4.5)
+DF_BAUD = const(9600)  # 8N1, the module's fixed rate
+WDT_TIMER_ID = const(0)  # hardware timer that feeds the started WDT while the host syncs
