@@ -31,7 +31,7 @@ from mpremote.transport_serial import SerialTransport
 
 from host_tools.syncer import SyncError
 
-SYNC_LINE = b"sync\r\n"
+SYNC_LINE = b"\r\nsync\r\n"  # the leading line end closes any garbage before it
 SYNC_EVENT = b'{"event": "sync"}'
 PROMPT = b">>> "
 BAUD = 115200
