@@ -228,7 +228,7 @@ class SerialBowl:
         import termios
         import tty
 
-        tty.setraw(self.bowl_tty)
+        tty.setraw(self.bowl_tty, termios.TCSANOW)  # TCSAFLUSH would drop what the host sent
         attrs = termios.tcgetattr(self.bowl_tty)
         attrs[3] |= termios.ISIG
         termios.tcsetattr(self.bowl_tty, termios.TCSANOW, attrs)
@@ -253,13 +253,13 @@ class SerialBowl:
             _die_with_parent()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)  # the line's Ctrl-C reaches this bowl
 
-        self.line_mode()
+        self.bridge.hold()
         pending = self.unread()
+        self.line_mode()
         command = list(self.command)
         if kind != APP:
             command[command.index("-m") : command.index("-m")] = ["-i"]
             command.append("--repl")
-            self.bridge.hold()
         proc = subprocess.Popen(
             command + self.extra,
             env=self.env,
@@ -302,9 +302,11 @@ class Bridge:
         self.stopped = False
 
     def hold(self):
-        self.held = True
-        self.tail = b""
-        self.prompted.clear()
+        """Keep the host's bytes until release(): the bowl is starting."""
+        with self.lock:
+            self.held = True
+            self.tail = b""
+            self.prompted.clear()
 
     def release(self):
         self.held = False
@@ -328,7 +330,9 @@ class Bridge:
                 reading = [] if self.out else [self.bowl]
                 if not self.into and not self.held:
                     reading.append(self.host)
-                writing = ([self.host] if self.out else []) + ([self.bowl] if self.into else [])
+                writing = ([self.host] if self.out else []) + (
+                    [self.bowl] if self.into and not self.held else []
+                )
             try:
                 ready_r, ready_w, _ = select.select(reading, writing, [], 0.05)
             except (OSError, ValueError):
@@ -345,7 +349,8 @@ class Bridge:
                     else:
                         self.into += data
                 self.out = self.send(self.host, self.out, self.host in ready_w)
-                self.into = self.send(self.bowl, self.into, self.bowl in ready_w)
+                if not self.held:
+                    self.into = self.send(self.bowl, self.into, self.bowl in ready_w)
 
     def send(self, fd, data, ready):
         """What is left of data after writing what fd takes.  A side that

@@ -18,7 +18,6 @@ from sim.vclock import Reset, Watchdog
 
 from board import pins
 from board.base import Board
-from board.dfplayer import CMD_PLAY_FOLDER
 from board.inputs import Inputs
 from board.sound import Sound
 
@@ -118,23 +117,6 @@ def screen_for(profile, trace, glass=None):
     return TraceScreen(trace, screen), panel.glass
 
 
-class SpeechUART:
-    """The DFPlayer's UART in the sim: frames go to the simulated module
-    (sim.dfplayer.SimDFPlayer, which checks them as the module would), and
-    each clip it starts is a line `speech FOLDER/FILE`."""
-
-    def __init__(self, module, lines):
-        self.module = module
-        self.lines = lines
-
-    def write(self, buf):
-        n = self.module.uart.write(buf)
-        for start in range(0, len(buf), 10):
-            if buf[start + 3] == CMD_PLAY_FOLDER:
-                self.lines.write("speech %02d/%03d\n" % (buf[start + 5], buf[start + 6]))
-        return n
-
-
 class SimBoard(Board):
     """The Board, plus what the sim's drivers reach: the emulated profile,
     the switches' contacts (sim.run presses them) and the panel's glass;
@@ -171,7 +153,7 @@ def build(
     random_bytes: n -> n bytes; entropy: events.ENTROPY_*; trace: a
     stream for the screen's words, or None; glass: the file of a colour
     panel's memory (None: a private one); speaker: the DFPlayer driver
-    (board.dfplayer.DFPlayer on a SpeechUART) or None, kept as
+    (board.dfplayer.DFPlayer on sim.run's SpeechUART) or None, kept as
     board.speaker; lines: the stream for the sound, lamp and speech lines
     (default: trace)."""
     keys = keys or Keys()

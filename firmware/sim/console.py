@@ -55,7 +55,7 @@ def layout(width, height, columns, rows):
 class Console:
     def __init__(self, keys_in, out, profile, columns, rows):
         self.keys_in = keys_in  # read one key at a time
-        self.out = out
+        self.out = _Screen(out)
         self.profile = profile
         self.columns = columns
         self.rows = rows
@@ -111,6 +111,7 @@ class Console:
             self.draw_log()
 
     def draw_log(self):
+        assert self.place is not None
         _, row, col, count, width = self.place
         shown = self.log[-count:] if count > 0 else []
         for i in range(count):
@@ -123,6 +124,14 @@ class Console:
     def close(self):
         """Leave the cursor under everything, visible again."""
         self.out.write("\x1b[0m\x1b[?25h\x1b[%d;1H\r\n" % self.rows)
+
+
+class _Screen:
+    """The terminal's stream, without flush(): the unix port's flush is an
+    fsync, which a terminal refuses, and its files are unbuffered anyway."""
+
+    def __init__(self, out):
+        self.write = out.write
 
 
 class _Tee:

@@ -38,6 +38,8 @@ import os
 import select
 import sys
 
+from board.dfplayer import CMD_PLAY_FOLDER
+
 from bobing.events import ENTROPY_PSEUDO, ENTROPY_SEEDED
 
 ROOT = "/data"  # the store, as on the ESP32 (board/esp32.py FLASH_ROOT)
@@ -45,6 +47,7 @@ HOST = "/host"  # the host's filesystem, beside the flash mounted at /
 POLL_MS = 5
 KEY_MS = 20  # the interactive keyboard's poll
 HOLD_MS = 60  # a key press holds its switch this long (real time)
+HOLD_TICKS = 4  # ... and for at least this many keyboard polls
 LEFT = 3  # exit status (--serial): the app left its loop for the REPL
 ENDED = 4  # exit status (--serial): end of input, or q: the sim is over
 
@@ -164,7 +167,7 @@ def mount(path, point, blocks=512):
     import vfs
 
     flash = image(path, blocks)
-    vfs.mount(vfs.VfsLfs2(flash), point)  # type: ignore[abstract, arg-type]
+    vfs.mount(vfs.VfsLfs2(flash), point)  # type: ignore[abstract]
     return flash
 
 
@@ -182,15 +185,15 @@ def mount_root(path, blocks):
 
     cwd = os.getcwd()
     flash = image(path, blocks)
-    host = vfs.VfsPosix("/")
+    host = vfs.VfsPosix("/")  # type: ignore[attr-defined]  # the unix port's
     vfs.umount("/")
-    vfs.mount(vfs.VfsLfs2(flash), "/")  # type: ignore[abstract, arg-type]
+    vfs.mount(vfs.VfsLfs2(flash), "/")  # type: ignore[abstract]
     vfs.mount(host, HOST)
     os.chdir("/")
     sys.path[:] = [p if p in ("", ".frozen") else on_host(p, cwd) for p in sys.path]
     for module in sys.modules.values():  # packages imported so far (sim, bobing) find their modules there
         folder = getattr(module, "__path__", None)
-        if folder:
+        if folder and not folder.startswith(".frozen"):
             module.__path__ = on_host(folder, cwd)
     try:
         os.mkdir(ROOT)
@@ -223,7 +226,7 @@ async def headless(board, presses, serial_in):
         if not ins.waiting or not (ins.idle() or closed[0] or closed[1]):
             continue
         if not serial_waiting(presses, serial_in):
-            time.sleep_ms(10)  # type: ignore[attr-defined]  # bytes nobody reads must not spin a core
+            time.sleep_ms(10)  # bytes nobody reads must not spin a core
             continue
         line = presses.readline()
         if not line:
@@ -248,29 +251,40 @@ async def headless(board, presses, serial_in):
 
 async def keyboard(board, keys_in, console):
     """Keys in real time: space or Enter THROW, r REFEREE, l a long REFEREE,
-    q switches the bowl off; the panel is drawn again whenever it changed."""
+    q switches the bowl off; the panel is drawn again whenever it changed.
+
+    A key closes its switch for HOLD_MS and at least HOLD_TICKS of this
+    task's turns, so the switch poller sees it closed for its acceptance
+    time even when a slow machine stretches the loop; the panel is not
+    drawn while a key is down, for the same reason."""
     poll = select.poll()
     poll.register(keys_in, select.POLLIN)
     closed = board.keys.closed
     clock = board.clock
     release = [0, 0]
+    ticks = [0, 0]
     while True:
         now = clock.ticks_ms()
         board.watchdog.check(now)
         for k in (0, 1):
-            if closed[k] and clock.ticks_diff(now, release[k]) >= 0:
+            ticks[k] += 1
+            if closed[k] and ticks[k] > HOLD_TICKS and clock.ticks_diff(now, release[k]) >= 0:
                 closed[k] = False
         if poll.poll(0):
             ch = keys_in.read(1)
             if ch in ("q", "\x03", ""):
                 raise EndOfInput()
+            key, hold = -1, HOLD_MS
             if ch in (" ", "\r", "\n", "t"):
-                closed[0], release[0] = True, now + HOLD_MS
+                key = 0
             elif ch == "r":
-                closed[1], release[1] = True, now + HOLD_MS
+                key = 1
             elif ch == "l":
-                closed[1], release[1] = True, now + board.inputs.long_ms + HOLD_MS
-        console.show(board.glass)
+                key, hold = 1, board.inputs.long_ms + HOLD_MS
+            if key >= 0:
+                closed[key], release[key], ticks[key] = True, now + hold, 0
+        if not (closed[0] or closed[1]):
+            console.show(board.glass)
         await clock.sleep_ms(KEY_MS)
 
 
@@ -348,7 +362,7 @@ class Sim:
             keys = simboard.Keys(self.hold == "throw", self.hold == "referee")
             self.hold = ""  # only at the first power-up
             module = SimDFPlayer(clock.ticks_ms)
-            speaker = DFPlayer(simboard.SpeechUART(module, lines or _Null()), module.busy)
+            speaker = DFPlayer(SpeechUART(module, lines or _Null()), module.busy)
             board = simboard.build(
                 opts["board"],
                 clock,
@@ -366,6 +380,7 @@ class Sim:
                 virtual.watchdog = board.watchdog
                 asyncio.create_task(headless(board, self.presses, sys.stdin if opts["serial"] else None))
             else:
+                assert console is not None
                 console.start()
                 asyncio.create_task(keyboard(board, console.keys_in, console))
             try:
@@ -394,6 +409,23 @@ class Sim:
         """Leave the process: the sim is over (exit 0; ENDED to sim_cmd)."""
         self.close()
         sys.exit(ENDED if self.opts["serial"] else 0)
+
+
+class SpeechUART:
+    """The DFPlayer's UART in the sim: frames go to the simulated module
+    (sim.dfplayer.SimDFPlayer, which checks them as the module would), and
+    each clip it starts is a line `speech FOLDER/FILE`."""
+
+    def __init__(self, module, lines):
+        self.module = module
+        self.lines = lines
+
+    def write(self, buf):
+        n = self.module.uart.write(buf)
+        for start in range(0, len(buf), 10):
+            if buf[start + 3] == CMD_PLAY_FOLDER:
+                self.lines.write("speech %02d/%03d\n" % (buf[start + 5], buf[start + 6]))
+        return n
 
 
 class _Null:
@@ -435,7 +467,7 @@ def main(argv):
     except EndOfInput:
         sim.end()
     except KeyboardInterrupt as e:  # Ctrl-C on the serial, Ctrl-C on: as a real board, to the REPL
-        sys.print_exception(e)  # type: ignore[attr-defined]  # MicroPython's
+        sys.print_exception(e)
     sim.close()
     sys.exit(LEFT if sim.opts["serial"] else 0)
 
