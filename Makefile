@@ -44,10 +44,12 @@ play: $(PLAY_STAMP)
 
 # The bowl's firmware on the virtual board, in a terminal: space/Enter THROW,
 # r REFEREE, l a long REFEREE press, q quits (killing it is a power cut; the
-# next `make sim` resumes from build/sim/$(BOARD).img).  BOARD=devkit|cyd|oled
+# next `make sim` resumes from build/sim/$(BOARD).img).  BOARD=devkit|cyd|oled;
+# SERIAL=1: the bowl's USB serial on a pseudo-terminal too (mpremote, bobing sync)
 BOARD   ?= devkit
+SERIAL  ?=
 sim: $(STAMP)
-	$(BIN)/bobing sim --board $(BOARD) --players $(PLAYERS) --rules $(RULES)
+	$(BIN)/bobing sim --board $(BOARD) --players $(PLAYERS) --rules $(RULES) $(if $(SERIAL),--serial)
 
 # ARGS=--port=unix64 runs the MicroPython benchmarks on the pinned 64-bit port
 bench: $(STAMP)

@@ -1,6 +1,6 @@
 """`bobing sim`: the real firmware on the virtual board, in the MicroPython unix port.
 
-    bobing sim [--board PROFILE] [--flash IMAGE]               # play: keys in a terminal
+    bobing sim [--board PROFILE] [--flash IMAGE] [--serial]    # play: keys and the panel in a terminal
     bobing sim --headless [--board PROFILE] [--flash IMAGE] [--players N] [--rules PRESET] [--serial]
 
 It runs firmware/sim/run.py (`micropython -m sim.run`) on the pinned unix
@@ -8,12 +8,28 @@ port beside this Python (.venv/bin/micropython) with firmware/ on its path:
 main.py, the app and the board layer as they ship.  Without --serial the
 process becomes MicroPython itself, so killing it is a power cut and the
 next run on the same image resumes.  docs/events.md has the event lines.
+
+--serial: the bowl's USB serial is a pseudo-terminal, as a real board's is
+to its host: MicroPython's own stdio (the app's event lines and serial
+commands, Ctrl-C, the REPL, the raw REPL mpremote speaks).  SerialBowl
+below runs the bowl on one pty and bridges it to a second one whose path
+it prints (`serial: PATH`), which the host tools open; the press commands
+(headless) or the keyboard and panel (interactive) reach the bowl on
+another descriptor, and the headless event lines still come to stdout.
+When the app leaves for the REPL (exit sim.run.LEFT) the REPL is
+`micropython -i -m sim.run --repl` on the same line; a soft reset there
+(Ctrl-D, which ends the unix port's REPL) starts the bowl afresh, as a
+board's soft reboot does.  Killing `bobing sim` is still a power cut.
 """
 
 import os
+import select
+import shutil
 import signal
+import subprocess
 import sys
 import threading
+import time
 
 from bobing.game import MAX_PLAYERS, MIN_PLAYERS
 from bobing.rules import PRESETS
@@ -86,10 +102,13 @@ def arguments(args):
     if os.path.isdir(flash):
         raise UsageError("--flash %r: a folder, not an image file" % flash)
     out += ["--flash", os.path.abspath(flash)]
-    if not args.headless and not args.serial:
-        events = os.path.abspath(flash) + ".events"
-        print("sim: live events go to %s" % events, file=sys.stderr)
-        out += ["--serial-out", events]
+    if not args.headless:
+        size = shutil.get_terminal_size()
+        out += ["--size", "%dx%d" % (size.columns, size.lines)]
+        if not args.serial:
+            events = os.path.abspath(flash) + ".events"
+            print("sim: live events go to %s" % events, file=sys.stderr)
+            out += ["--events", events]
     return out
 
 
@@ -115,60 +134,248 @@ def run(args):
     binary = micropython()
     env = dict(os.environ, MICROPYPATH=os.pathsep.join((FIRMWARE, ".frozen")))
     command = [binary, "-X", "heapsize=%s" % HEAP, "-m", "sim.run", *argv]
-    temporary = args.flash is None and args.headless
-    if not args.serial and not temporary:
+    temporary = argv[argv.index("--flash") + 1] if args.flash is None and args.headless else None
+    if not args.serial and temporary is None:
         sys.stdout.flush()
         os.execve(binary, command, env)  # killing us is killing the bowl: a power cut
-    return supervise(command, env, args.serial, argv[argv.index("--flash") + 1] if temporary else None)
-
-
-def supervise(command, env, serial, temporary):
-    """Run the bowl as a child: with its serial relayed to a pty, or its image
-    removed afterwards.  The child dies with us (a power cut)."""
-    import ctypes
-    import subprocess
-
-    libc = ctypes.CDLL(None, use_errno=True)
-
-    def die_with_parent():
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-    pass_fds = ()
-    relay = None
-    if serial:
-        master, slave = pty_pair()
-        read_end, write_end = os.pipe()
-        command = [*command, "--serial-out", "/dev/fd/%d" % write_end]
-        pass_fds = (write_end,)
-        print("serial: %s" % os.ttyname(slave), file=sys.stderr, flush=True)
-        relay = threading.Thread(target=copy, args=(read_end, master), daemon=True)
-        relay.start()
+    _load_libc()
     try:
-        proc = subprocess.Popen(command, env=env, pass_fds=pass_fds, preexec_fn=die_with_parent)
-        if serial:
-            os.close(write_end)
-        code = proc.wait()
-        if relay is not None:
-            relay.join(timeout=2)
-        return code
+        if args.serial:
+            return SerialBowl(command, env, args.headless).serve()
+        return subprocess.Popen(command, env=env, preexec_fn=_die_with_parent).wait()
+    except KeyboardInterrupt:  # Ctrl-C at our terminal: the bowl dies with us, a power cut
+        return 130
     finally:
-        if temporary and os.path.exists(temporary):
+        if temporary is not None and os.path.exists(temporary):
             os.remove(temporary)
 
 
-def pty_pair():
-    """(master, slave) of a new pseudo-terminal in raw mode."""
-    import tty
-
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    return master, slave
+_LIBC = None
 
 
-def copy(source, target):
-    """Serial lines from the bowl to the pty, until the bowl closes its end."""
-    while True:
-        data = os.read(source, 4096)
+def _die_with_parent():
+    """In the child before exec: killed when we die (PR_SET_PDEATHSIG)."""
+    _LIBC.prctl(1, signal.SIGKILL)
+
+
+def _load_libc():
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
+
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+# sim.run's exit statuses with --serial (firmware/sim/run.py)
+LEFT = 3  # the app left its loop for the REPL
+ENDED = 4  # end of the commands, or q: the sim is over
+APP, REPL, RAW_REPL = "app", "repl", "raw repl"  # what a child starts into
+PROMPT_S = 10.0  # seconds for a new REPL's prompt
+STUCK_S = 1.0  # a side that takes no bytes for this long is not listening: its bytes are dropped
+
+
+class SerialBowl:
+    """The bowl's MicroPython on pty A, bridged to pty B for the host."""
+
+    def __init__(self, command, env, headless):
+        import tty
+
+        self.command = command
+        self.env = env
+        self.bowl, self.bowl_tty = os.openpty()  # A: the bowl's stdio
+        self.host, self.host_tty = os.openpty()  # B: what the host opens (kept open here too)
+        tty.setraw(self.host_tty)
+        self.keep = []  # our descriptors the bowl gets beside its stdio
+        if headless:
+            presses, events = os.dup(0), os.dup(1)
+            self.keep = [presses, events]
+            self.extra = ["--serial", "--presses", "/dev/fd/%d" % presses, "--events", "/dev/fd/%d" % events]
+            self.terminal = None
+        else:
+            keys = os.dup(0)
+            self.keep = [keys]
+            self.extra = ["--serial", "--term", "/dev/fd/%d" % keys]
+            self.terminal = tty.setraw(0) if os.isatty(0) else None
+        self.bridge = Bridge(self.bowl, self.host)
+
+    def serve(self):
+        print("serial: %s" % os.ttyname(self.host_tty), file=sys.stderr, flush=True)
+        threading.Thread(target=self.bridge.run, daemon=True).start()
+        kind = APP
+        try:
+            while True:
+                code = self.start(kind)
+                if code == LEFT:
+                    kind = REPL
+                elif code == 0 and kind != APP:  # Ctrl-D ended the REPL: a soft reset
+                    self.bridge.to_host(b"MPY: soft reboot\r\n")
+                    kind = RAW_REPL if self.bridge.raw else APP  # raw: no main.py, as on a board
+                elif code == ENDED:
+                    return 0
+                else:
+                    return code
+        finally:
+            self.bridge.stopped = True
+            if self.terminal is not None:
+                import termios
+
+                termios.tcsetattr(0, termios.TCSANOW, self.terminal)
+
+    def line_mode(self):
+        """The bowl's side as a board's USB serial: 8-bit clean, no echo, and
+        Ctrl-C a signal (the KeyboardInterrupt a board raises; the sim turns
+        it off in kiosk mode)."""
+        import termios
+        import tty
+
+        tty.setraw(self.bowl_tty, termios.TCSANOW)  # TCSAFLUSH would drop what the host sent
+        attrs = termios.tcgetattr(self.bowl_tty)
+        attrs[3] |= termios.ISIG
+        termios.tcsetattr(self.bowl_tty, termios.TCSANOW, attrs)
+
+    def unread(self):
+        """What the host sent that the last bowl never read (a new REPL
+        would flush it on start, where a real board keeps it)."""
+        data = b""
+        while select.select([self.bowl_tty], [], [], 0)[0]:
+            chunk = os.read(self.bowl_tty, 4096)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+    def start(self, kind):
+        """Run one bowl process into `kind`; its exit status."""
+        import fcntl
+        import termios
+
+        def child():
+            _die_with_parent()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)  # the line's Ctrl-C reaches this bowl
+
+        self.bridge.hold()
+        pending = self.unread()
+        self.line_mode()
+        command = list(self.command)
+        if kind != APP:
+            command[command.index("-m") : command.index("-m")] = ["-i"]
+            command.append("--repl")
+        proc = subprocess.Popen(
+            command + self.extra,
+            env=self.env,
+            stdin=self.bowl_tty,
+            stdout=self.bowl_tty,
+            pass_fds=self.keep,
+            start_new_session=True,
+            preexec_fn=child,
+        )
+        if kind != APP:
+            self.bridge.prompted.wait(PROMPT_S)
+            if kind == RAW_REPL:
+                os.write(self.bowl, b"\r\x01")
+        if pending:
+            os.write(self.bowl, pending)
+        self.bridge.release()
+        return proc.wait()
+
+
+class Bridge:
+    """Copies bytes between the bowl's pty and the host's, like the wire
+    between a board's UART and the USB chip: never blocking the bowl (bytes
+    nobody reads for STUCK_S are dropped, as a UART drops them), and noting
+    which REPL the bowl shows (friendly or raw) and when it prompts."""
+
+    def __init__(self, bowl, host):
+        self.bowl = bowl
+        self.host = host
+        os.set_blocking(bowl, False)
+        os.set_blocking(host, False)
+        self.out = b""  # bowl -> host, not yet taken
+        self.into = b""  # host -> bowl, not yet taken
+        self.since = {bowl: None, host: None}  # since when a side takes nothing (monotonic s)
+        self.absent = {bowl: False, host: False}
+        self.held = False  # host -> bowl paused (a REPL is starting)
+        self.prompted = threading.Event()
+        self.raw = False
+        self.tail = b""
+        self.lock = threading.Lock()
+        self.stopped = False
+
+    def hold(self):
+        """Keep the host's bytes until release(): the bowl is starting."""
+        with self.lock:
+            self.held = True
+            self.tail = b""
+            self.prompted.clear()
+
+    def release(self):
+        self.held = False
+
+    def to_host(self, data):
+        with self.lock:
+            self.out += data
+
+    def seen(self, data):
+        self.tail = (self.tail + data)[-64:]
+        friendly = max(self.tail.rfind(b">>> "), self.tail.rfind(b'Type "help()"'))
+        raw = self.tail.rfind(b"raw REPL; CTRL-B to exit")
+        if raw >= 0 or friendly >= 0:
+            self.raw = raw > friendly
+        if self.tail.endswith(b">>> "):
+            self.prompted.set()
+
+    def run(self):
+        while not self.stopped:
+            with self.lock:
+                reading = [] if self.out else [self.bowl]
+                if not self.into and not self.held:
+                    reading.append(self.host)
+                writing = ([self.host] if self.out else []) + (
+                    [self.bowl] if self.into and not self.held else []
+                )
+            try:
+                ready_r, ready_w, _ = select.select(reading, writing, [], 0.05)
+            except (OSError, ValueError):
+                return
+            with self.lock:
+                for fd in ready_r:
+                    try:
+                        data = os.read(fd, 4096)
+                    except OSError:
+                        continue
+                    if fd == self.bowl:
+                        self.seen(data)
+                        self.out += data
+                    else:
+                        self.into += data
+                self.out = self.send(self.host, self.out, self.host in ready_w)
+                if not self.held:
+                    self.into = self.send(self.bowl, self.into, self.bowl in ready_w)
+
+    def send(self, fd, data, ready):
+        """What is left of data after writing what fd takes.  A side that
+        took nothing for STUCK_S is not listening: its bytes are dropped,
+        and from then on at once, until it takes bytes again."""
         if not data:
-            return
-        os.write(target, data.replace(b"\n", b"\r\n"))
+            return data
+        if ready:
+            try:
+                n = os.write(fd, data)
+            except BlockingIOError:
+                n = 0
+            except OSError:
+                return b""
+            if n:
+                self.since[fd] = None
+                self.absent[fd] = False
+                return data[n:]
+        if self.absent[fd]:
+            return b""
+        now = time.monotonic()
+        if self.since[fd] is None:
+            self.since[fd] = now
+        elif now - self.since[fd] >= STUCK_S:
+            self.since[fd] = None
+            self.absent[fd] = True
+            return b""
+        return data

@@ -2,18 +2,15 @@
 
 Keys stand for the switches (sim.run presses them from stdin or the
 keyboard), the sound is a line, the flash is a LittleFS image in a host
-file mounted by sim.run, the watchdog is simulated (sim.vclock.Watchdog).
+file mounted by sim.run, the watchdog is simulated (sim.vclock.Watchdog),
+the DFPlayer is sim.dfplayer's simulated module (its clips a line each).
 
-The screen (docs/device.md, "The virtual board's screen"): when the screens'
-panel emulators (sim/panels) and the profile's layout (display/color for
-devkit and cyd, display/mono for oled) are on the path, the screen is that
-layout on `sim.panels.panel(profile)`, the emulated panel driver; else the
-trace screen alone.  With a trace stream the trace screen wraps it, so the
-words are written beside the pixels.
+The screen is the real one (docs/device.md, "The virtual board's screen"):
+the profile's layout on sim.panels' emulated panel, wrapped in the trace
+screen when a trace stream is given, so the words are written beside the
+pixels.  The USB serial is the unix port's stdio when sim.run runs with
+--serial (a pseudo-terminal: the REPL's, as on the ESP32).
 """
-
-import os
-import sys
 
 import micropython
 from sim.tracescreen import TraceScreen
@@ -25,6 +22,7 @@ from board.inputs import Inputs
 from board.sound import Sound
 
 PROFILES = ("devkit", "cyd", "oled")
+_ISIG = 0o1  # termios c_lflag: the terminal turns Ctrl-C into SIGINT (Linux)
 
 
 class Keys:
@@ -41,15 +39,34 @@ class Keys:
 
 
 class Serial:
-    """The USB serial: each event line goes to every stream in `outs`."""
+    """The USB serial: each event line goes to every stream in `outs`.
 
-    def __init__(self, outs):
+    tty: the unix port's stdin is the serial's pseudo-terminal (sim.run
+    --serial), whose line discipline turns Ctrl-C into the KeyboardInterrupt
+    a real board raises; kbd_intr() then switches that on and off."""
+
+    def __init__(self, outs, tty=False):
         self.outs = outs
+        self.tty = tty
 
     def write_line(self, text):
         for out in self.outs:
             out.write(text)
             out.write("\n")  # unix port files are unbuffered: no flush (fsync fails on a pipe)
+
+    def kbd_intr(self, on):
+        """Ctrl-C from the serial on or off, as micropython.kbd_intr on the ESP32.
+
+        Off (kiosk), the unix port would die of the SIGINT (it restores the
+        default action), where the ESP32 passes the byte on as data: so the
+        terminal stops making the signal at all."""
+        micropython.kbd_intr(3 if on else -1)
+        if self.tty:
+            import termios  # type: ignore[import-not-found]  # the unix port's
+
+            attrs = termios.tcgetattr(0)
+            attrs[3] = attrs[3] | _ISIG if on else attrs[3] & ~_ISIG
+            termios.tcsetattr(0, termios.TCSANOW, attrs)
 
 
 class _Null:
@@ -76,68 +93,79 @@ class SimSound(Sound):
         super().play(pattern)
 
 
-def _on_path(module):
-    """Whether `module` (a/b) exists as .py or .mpy on sys.path: decided
-    before importing it, so a broken module still fails loudly."""
-    for folder in sys.path:
-        for ext in (".py", ".mpy"):
-            try:
-                os.stat("%s/%s%s" % (folder or ".", module, ext))
-                return True
-            except OSError:
-                pass
-    return False
+def screen_for(profile, trace, glass=None):
+    """The profile's layout on its emulated panel, as the real board builds
+    it on the real one: display.color.ColorScreen on the ST7789 (devkit) or
+    ILI9341 (cyd), display.mono.MonoScreen on the SSD1306 (oled).  `glass`:
+    the file holding a colour panel's memory (None: a private temporary
+    one); the panel driver is `screen.panel` and its glass `.glass`.  With a
+    `trace` stream the trace screen wraps it, so tests read the words of
+    what the pixels show."""
+    import sim.panels
 
+    panel = sim.panels.panel(profile, glass)
+    if profile == "oled":
+        from display.mono import MonoScreen
 
-def screen_for(profile, trace):
-    """The hook: the profile's layout on its emulated panel when the screens
-    are there, wrapped in the trace screen when `trace` is given."""
-    inner = None
-    layout = "display/mono" if profile == "oled" else "display/color"
-    if _on_path("sim/panels") and _on_path(layout):
-        import sim.panels
+        screen = MonoScreen(panel)
+    else:
+        from display.color import ColorScreen
 
-        panel = sim.panels.panel(profile)
-        if profile == "oled":
-            from display.mono import MonoScreen
-
-            inner = MonoScreen(panel)
-        else:
-            from display.color import ColorScreen
-
-            inner = ColorScreen(panel)
+        screen = ColorScreen(panel)  # type: ignore[assignment]  # the same Screen methods
     if trace is None:
-        return inner if inner is not None else TraceScreen(_Null())
-    return TraceScreen(trace, inner)
+        return screen, panel.glass
+    return TraceScreen(trace, screen), panel.glass
 
 
 class SimBoard(Board):
-    """The Board, plus what the sim's drivers reach: the emulated profile
-    and the switches' contacts (sim.run presses them)."""
+    """The Board, plus what the sim's drivers reach: the emulated profile,
+    the switches' contacts (sim.run presses them) and the panel's glass;
+    speaker: the DFPlayer driver or None, as on every profile."""
 
-    def __init__(self, profile, keys, *board):
+    def __init__(self, profile, keys, glass, speaker, *board):
         super().__init__(*board)
         self.profile = profile
         self.keys = keys
+        self.glass = glass
+        self.speaker = speaker
 
 
 def _reset():
     raise Reset("reset")
 
 
-def build(profile, clock, flash_root, serial, random_bytes, entropy, keys=None, trace=None):
+def build(
+    profile,
+    clock,
+    flash_root,
+    serial,
+    random_bytes,
+    entropy,
+    keys=None,
+    trace=None,
+    glass=None,
+    speaker=None,
+    lines=None,
+):
     """The sim Board for an emulated `profile` (devkit, cyd, oled).
 
     clock: sim.vclock.VirtualClock or board.base.Clock; serial: a Serial;
     random_bytes: n -> n bytes; entropy: events.ENTROPY_*; trace: a
-    stream for the screen, sound and lamp lines, or None."""
+    stream for the screen's words, or None; glass: the file of a colour
+    panel's memory (None: a private one); speaker: the DFPlayer driver
+    (board.dfplayer.DFPlayer on sim.run's SpeechUART) or None, kept as
+    board.speaker; lines: the stream for the sound, lamp and speech lines
+    (default: trace)."""
     keys = keys or Keys()
-    lines = trace or _Null()
+    lines = lines or trace or _Null()
+    screen, panel_glass = screen_for(profile, trace, glass)
     return SimBoard(
         profile,
         keys,
+        panel_glass,
+        speaker,
         "sim",
-        screen_for(profile, trace),
+        screen,
         Inputs(keys.throw, keys.referee, clock),
         SimSound(clock, lines),
         random_bytes,
@@ -147,6 +175,6 @@ def build(profile, clock, flash_root, serial, random_bytes, entropy, keys=None, 
         clock,
         Watchdog(clock, pins.WDT_MS),
         _reset,
-        lambda on: micropython.kbd_intr(3 if on else -1),
+        serial.kbd_intr,
         lambda on: lines.write("lamp %s\n" % ("on" if on else "off")),
     )

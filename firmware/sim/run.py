@@ -1,33 +1,55 @@
 """The virtual board's main: `micropython -m sim.run [options]` with firmware/ on the path.
 
 host_tools/sim_cmd.py (`bobing sim`) is the way in; it passes:
-  --headless            stdin commands, virtual clock (else: keyboard, real time)
+  --headless            commands, virtual clock (else: keyboard and panel, real time)
   --board PROFILE       devkit (default), cyd, oled
-  --flash IMAGE         the LittleFS image (created if missing)
+  --flash IMAGE         the LittleFS image (created if missing), mounted at / as
+                        on the ESP32: the store is /data; the host's files are
+                        under /host (the firmware's own modules are read there)
   --players N --rules P what a fresh bowl starts with (its settings)
   --seed S              dice from bobing.dice.SeededBytes(S): a reproducible run
-  --trace FILE          screen, sound and lamp lines (- : stdout)
-  --serial-out PATH     the live event lines also go here (the pty relay)
+  --trace FILE          the screen's words, the sound, lamp and speech lines (- : stdout)
+  --events PATH         the live event lines also go here
+  --serial              the unix port's stdio is the bowl's USB serial (the
+                        pseudo-terminal `bobing sim` bridges): event lines out,
+                        the app's serial lines and Ctrl-C in, the REPL after
+  --presses PATH        where the headless commands come from (default: stdin)
+  --term PATH           the interactive sim's terminal (default: stdin and stdout,
+                        put in raw mode here; with a PATH the caller does that)
+  --size COLSxROWS      that terminal's size (default 80x24)
+  --repl                no power-up: mount the flash and return to `micropython
+                        -i`'s REPL, where `import main` powers the app up
 and for tests: --flash-blocks N (size of a new image), --rng-fail-after N
 (the random source repeats one byte after N good ones), --hold throw|referee
 (that switch is closed at power-up until the first command).
 
-Headless stdin: one command a line, `throw`, `referee`, `referee-long`,
-taken when the bowl waits for input and both switches are re-armed; end
-of input ends the run (exit 0).  A reset (watchdog, crash) boots the bowl
-again on the same flash, as the ESP32 would.
+Headless commands: one a line, `throw`, `referee`, `referee-long`, taken
+when the bowl waits for input and both switches are re-armed; end of input
+ends the run (exit 0; with --serial, exit ENDED for sim_cmd).  A reset
+(watchdog, crash) boots the bowl again on the same flash, as the ESP32
+would.  With --serial, when the app leaves its loop for the REPL (the
+`sync` line, or Ctrl-C on a bowl not in kiosk mode) the run exits with
+LEFT: sim_cmd then starts `micropython -i -m sim.run --repl` on the same
+serial, the REPL a real board shows.
 """
 
 import asyncio
 import os
+import select
 import sys
+
+from board.dfplayer import CMD_PLAY_FOLDER
 
 from bobing.events import ENTROPY_PSEUDO, ENTROPY_SEEDED
 
-MOUNT = "/flash"
-ROOT = MOUNT + "/data"
+ROOT = "/data"  # the store, as on the ESP32 (board/esp32.py FLASH_ROOT)
+HOST = "/host"  # the host's filesystem, beside the flash mounted at /
 POLL_MS = 5
 KEY_MS = 20  # the interactive keyboard's poll
+HOLD_MS = 60  # a key press holds its switch this long (real time)
+HOLD_TICKS = 4  # ... and for at least this many keyboard polls
+LEFT = 3  # exit status (--serial): the app left its loop for the REPL
+ENDED = 4  # exit status (--serial): end of input, or q: the sim is over
 
 
 class EndOfInput(BaseException):
@@ -42,13 +64,18 @@ def usage(message):
 def parse(argv):
     opts = {
         "headless": False,
+        "serial": False,
+        "repl": False,
         "board": "devkit",
         "flash": "sim-flash.img",
         "players": 0,
         "rules": "",
         "seed": -1,
         "trace": "",
-        "serial-out": "",
+        "events": "",
+        "presses": "",
+        "term": "",
+        "size": "80x24",
         "flash-blocks": 512,
         "rng-fail-after": -1,
         "hold": "",
@@ -59,7 +86,7 @@ def parse(argv):
         if not name.startswith("--") or name[2:] not in opts:
             usage("unknown option %s" % name)
         key = name[2:]
-        if key == "headless":
+        if opts[key] is False:
             opts[key] = True
             i += 1
             continue
@@ -118,26 +145,79 @@ def random_source(opts):
     return failing, entropy
 
 
-def mount(path, point, blocks=512):
-    """Mount the LittleFS image in host file `path` on `point` (made and
+def image(path, blocks=512):
+    """The FileFlash of the LittleFS image in host file `path`, made and
     formatted first if missing: `blocks` of 4 KB, 2 MB by default, the
-    ESP32's usual filesystem partition).  Returns the FileFlash."""
+    ESP32's usual filesystem partition."""
     import vfs
 
     from sim.flash import FileFlash
 
     try:
         os.stat(path)
-        flash = FileFlash(path)
+        return FileFlash(path)
     except OSError:
         flash = FileFlash(path, blocks=blocks)
         vfs.VfsLfs2.mkfs(flash)  # type: ignore[arg-type]  # a block device by protocol
-    vfs.mount(vfs.VfsLfs2(flash), point)  # type: ignore[abstract, arg-type]
+        return flash
+
+
+def mount(path, point, blocks=512):
+    """Mount the image in host file `path` on `point`; returns its FileFlash."""
+    import vfs
+
+    flash = image(path, blocks)
+    vfs.mount(vfs.VfsLfs2(flash), point)  # type: ignore[abstract]
     return flash
 
 
-async def headless(board):
-    """Feed stdin commands as presses whenever the bowl waits for one."""
+def on_host(path, cwd):
+    """Where a host path (absolute, or relative to the host's `cwd`) is once the flash is /."""
+    return HOST + (path if path.startswith("/") else cwd + "/" + path)
+
+
+def mount_root(path, blocks):
+    """The image as the ESP32 has its filesystem: mounted at /, the working
+    folder /, the store /data.  The host's root moves to /host, and the
+    module path with it, so the firmware's modules still import from the
+    host.  Files opened before stay open.  Returns (FileFlash, host cwd)."""
+    import vfs
+
+    cwd = os.getcwd()
+    flash = image(path, blocks)
+    host = vfs.VfsPosix("/")  # type: ignore[attr-defined]  # the unix port's
+    vfs.umount("/")
+    vfs.mount(vfs.VfsLfs2(flash), "/")  # type: ignore[abstract]
+    vfs.mount(host, HOST)
+    os.chdir("/")
+    sys.path[:] = [p if p in ("", ".frozen") else on_host(p, cwd) for p in sys.path]
+    for module in sys.modules.values():  # packages imported so far (sim, bobing) find their modules there
+        folder = getattr(module, "__path__", None)
+        if folder and not folder.startswith(".frozen"):
+            module.__path__ = on_host(folder, cwd)
+    try:
+        os.mkdir(ROOT)
+    except OSError:
+        pass  # there already
+    return flash, cwd
+
+
+def serial_waiting(presses, serial_in):
+    """Block in real time (the virtual clock stands still) until a command
+    line can be read from `presses` (True) or the serial has bytes the app
+    should read first (False)."""
+    if serial_in is None:
+        return True
+    poll = select.poll()
+    poll.register(presses, select.POLLIN)
+    poll.register(serial_in, select.POLLIN)
+    return any(obj is presses for obj, _ in poll.poll(-1))
+
+
+async def headless(board, presses, serial_in):
+    """Feed command lines as presses whenever the bowl waits for one."""
+    import time
+
     ins = board.inputs
     closed = board.keys.closed
     clock = board.clock
@@ -145,7 +225,10 @@ async def headless(board):
         await clock.sleep_ms(POLL_MS)
         if not ins.waiting or not (ins.idle() or closed[0] or closed[1]):
             continue
-        line = sys.stdin.readline()
+        if not serial_waiting(presses, serial_in):
+            time.sleep_ms(10)  # bytes nobody reads must not spin a core
+            continue
+        line = presses.readline()
         if not line:
             raise EndOfInput()
         command = line.strip()
@@ -166,82 +249,106 @@ async def headless(board):
         closed[key] = False
 
 
-async def keyboard(board, hold_ms):
-    """Keys in real time: space or Enter THROW, r REFEREE, l a long REFEREE, q quit."""
-    import select
+async def keyboard(board, keys_in, console):
+    """Keys in real time: space or Enter THROW, r REFEREE, l a long REFEREE,
+    q switches the bowl off; the panel is drawn again whenever it changed.
 
+    A key closes its switch for HOLD_MS and at least HOLD_TICKS of this
+    task's turns, so the switch poller sees it closed for its acceptance
+    time even when a slow machine stretches the loop; the panel is not
+    drawn while a key is down, for the same reason."""
     poll = select.poll()
-    poll.register(sys.stdin, select.POLLIN)
+    poll.register(keys_in, select.POLLIN)
     closed = board.keys.closed
     clock = board.clock
     release = [0, 0]
+    ticks = [0, 0]
     while True:
         now = clock.ticks_ms()
         board.watchdog.check(now)
         for k in (0, 1):
-            if closed[k] and clock.ticks_diff(now, release[k]) >= 0:
+            ticks[k] += 1
+            if closed[k] and ticks[k] > HOLD_TICKS and clock.ticks_diff(now, release[k]) >= 0:
                 closed[k] = False
         if poll.poll(0):
-            ch = sys.stdin.read(1)
+            ch = keys_in.read(1)
             if ch in ("q", "\x03", ""):
                 raise EndOfInput()
+            key, hold = -1, HOLD_MS
             if ch in (" ", "\r", "\n", "t"):
-                closed[0], release[0] = True, now + hold_ms
+                key = 0
             elif ch == "r":
-                closed[1], release[1] = True, now + hold_ms
+                key = 1
             elif ch == "l":
-                closed[1], release[1] = True, now + board.inputs.long_ms + hold_ms
+                key, hold = 1, board.inputs.long_ms + HOLD_MS
+            if key >= 0:
+                closed[key], release[key], ticks[key] = True, now + hold, 0
+        if not (closed[0] or closed[1]):
+            console.show(board.glass)
         await clock.sleep_ms(KEY_MS)
 
 
-class _Lines:
-    """A stream that ends lines with CR LF (the terminal is in raw mode)."""
+class Sim:
+    """What every power-up of the virtual board shares: the options, the
+    flash, the streams of the host (opened before the flash became /)."""
 
-    def __init__(self, out):
-        self.out = out
+    def __init__(self, argv):
+        from board import sim as simboard
 
-    def write(self, text):
-        self.out.write(text.replace("\n", "\r\n"))
+        opts = parse(argv)
+        if opts["board"] not in simboard.PROFILES:
+            usage("--board %s: choose from %s" % (opts["board"], ", ".join(simboard.PROFILES)))
+        self.opts = opts
+        self.trace = None
+        if opts["trace"] == "-":
+            self.trace = sys.stdout
+        elif opts["trace"]:
+            self.trace = open(opts["trace"], "a")
+        self.events = open(opts["events"], "a") if opts["events"] else None
+        self.presses = open(opts["presses"]) if opts["presses"] else sys.stdin
+        self.console = None
+        self.raw = None  # the terminal's mode to restore, when we set it
+        if not opts["headless"]:
+            self.console = self.open_console()
+        self.flash, cwd = mount_root(opts["flash"], opts["flash-blocks"])
+        self.glass = on_host(opts["flash"], cwd) + ".glass"
+        first_settings(opts)
+        self.random_bytes, self.entropy = random_source(opts)
+        self.hold = opts["hold"]
 
-    def flush(self):
-        pass
+    def open_console(self):
+        from sim.console import Console
 
+        opts = self.opts
+        if opts["term"]:
+            keys_in = open(opts["term"])
+            out = open(opts["term"], "w")
+        else:
+            import termios  # type: ignore[import-not-found]  # the unix port's
 
-def main(argv):
-    import main as firmware
-    from board import sim as simboard
+            self.raw = termios.tcgetattr(0)
+            termios.setraw(0)
+            keys_in, out = sys.stdin, sys.stdout
+        size = opts["size"].split("x")
+        return Console(keys_in, out, opts["board"], int(size[0]), int(size[1]))
 
-    from sim.vclock import Reset, VirtualClock
+    def power_up(self, firmware):
+        """Boot the bowl again and again (resets) until the app leaves its loop."""
+        from board import sim as simboard
+        from board.dfplayer import DFPlayer
 
-    opts = parse(argv)
-    if opts["board"] not in simboard.PROFILES:
-        usage("--board %s: choose from %s" % (opts["board"], ", ".join(simboard.PROFILES)))
-    flash = mount(opts["flash"], MOUNT, opts["flash-blocks"])
-    try:
-        os.mkdir(ROOT)
-    except OSError:
-        pass  # there already
-    first_settings(opts)
-    trace = None
-    if opts["trace"] == "-":
-        trace = sys.stdout
-    elif opts["trace"]:
-        trace = open(opts["trace"], "a")
-    outs = []
-    if opts["headless"]:
-        outs.append(sys.stdout)
-    if opts["serial-out"]:
-        outs.append(open(opts["serial-out"], "a"))
-    term = None
-    if not opts["headless"]:
-        import termios  # type: ignore[import-not-found]  # the unix port's
+        from sim.dfplayer import SimDFPlayer
+        from sim.vclock import Reset, VirtualClock
 
-        term = termios.tcgetattr(0)
-        termios.setraw(0)
-        trace = _Lines(trace or sys.stdout)
-    random_bytes, entropy = random_source(opts)
-    hold = opts["hold"]
-    try:
+        opts = self.opts
+        console = self.console
+        outs = [sys.stdout] if opts["headless"] or opts["serial"] else []
+        if self.events is not None:
+            outs.append(self.events)
+        lines = self.trace
+        if console is not None:
+            outs.append(console)
+            lines = console.tee(self.trace)
         while True:
             asyncio.new_event_loop()
             if opts["headless"]:
@@ -252,36 +359,117 @@ def main(argv):
                 from board.base import Clock
 
                 clock = Clock()  # type: ignore[assignment]  # the same three methods, real time
-            keys = simboard.Keys(hold == "throw", hold == "referee")
-            hold = ""  # only at the first power-up
+            keys = simboard.Keys(self.hold == "throw", self.hold == "referee")
+            self.hold = ""  # only at the first power-up
+            module = SimDFPlayer(clock.ticks_ms)
+            speaker = DFPlayer(SpeechUART(module, lines or _Null()), module.busy)
             board = simboard.build(
-                opts["board"], clock, ROOT, simboard.Serial(outs), random_bytes, entropy, keys, trace
+                opts["board"],
+                clock,
+                ROOT,
+                simboard.Serial(outs, opts["serial"]),
+                self.random_bytes,
+                self.entropy,
+                keys,
+                self.trace,
+                self.glass,
+                speaker,
+                lines,
             )
             if opts["headless"]:
                 virtual.watchdog = board.watchdog
-                asyncio.create_task(headless(board))
+                asyncio.create_task(headless(board, self.presses, sys.stdin if opts["serial"] else None))
             else:
-                asyncio.create_task(keyboard(board, 60))
+                assert console is not None
+                console.start()
+                asyncio.create_task(keyboard(board, console.keys_in, console))
             try:
                 firmware.run(board, fresh_start=True)
+                return  # the app left its loop: the REPL's turn
             except Reset as e:
                 sys.stderr.write("sim: reset (%s): booting again\n" % e.args[0])
                 if e.args[0] == "reset":  # a crash: show what the crash file kept
                     from app.bootlog import read_crash
 
                     sys.stderr.write((read_crash(ROOT) or b"").decode())
-    except EndOfInput:
-        pass
-    finally:
-        if term is not None:
+
+    def close(self):
+        if self.console is not None:
+            self.console.close()
+        if self.raw is not None:
             import termios
 
-            termios.tcsetattr(0, termios.TCSANOW, term)
-        for out in outs[1:] if opts["headless"] else outs:
-            out.close()
-        if trace is not None and opts["trace"] not in ("", "-"):
-            trace.close()
-        flash.file.close()
+            termios.tcsetattr(0, termios.TCSANOW, self.raw)
+        for stream in (self.events, self.trace if self.opts["trace"] not in ("", "-") else None):
+            if stream is not None:
+                stream.close()
+        self.flash.file.close()
+
+    def end(self):
+        """Leave the process: the sim is over (exit 0; ENDED to sim_cmd)."""
+        self.close()
+        sys.exit(ENDED if self.opts["serial"] else 0)
+
+
+class SpeechUART:
+    """The DFPlayer's UART in the sim: frames go to the simulated module
+    (sim.dfplayer.SimDFPlayer, which checks them as the module would), and
+    each clip it starts is a line `speech FOLDER/FILE`."""
+
+    def __init__(self, module, lines):
+        self.module = module
+        self.lines = lines
+
+    def write(self, buf):
+        n = self.module.uart.write(buf)
+        for start in range(0, len(buf), 10):
+            if buf[start + 3] == CMD_PLAY_FOLDER:
+                self.lines.write("speech %02d/%03d\n" % (buf[start + 5], buf[start + 6]))
+        return n
+
+
+class _Null:
+    def write(self, text):
+        pass
+
+
+def repl(sim, firmware):
+    """The REPL after the app left: `import main` there powers the app up
+    again on this board, as typing it on the ESP32 runs main.py from flash
+    (the firmware's modules stay the host's, like frozen ones)."""
+    import builtins
+
+    load = builtins.__import__
+
+    def importer(name, *rest):
+        if name != "main":
+            return load(name, *rest)
+        try:
+            sim.power_up(firmware)
+        except EndOfInput:
+            sim.end()
+        return firmware
+
+    builtins.__import__ = importer
+    if sim.console is not None:
+        sim.console.write("the bowl is at its REPL on the serial: `import main` there plays on\n")
+
+
+def main(argv):
+    sim = Sim(argv)
+    import main as firmware
+
+    if sim.opts["repl"]:
+        repl(sim, firmware)
+        return
+    try:
+        sim.power_up(firmware)
+    except EndOfInput:
+        sim.end()
+    except KeyboardInterrupt as e:  # Ctrl-C on the serial, Ctrl-C on: as a real board, to the REPL
+        sys.print_exception(e)
+    sim.close()
+    sys.exit(LEFT if sim.opts["serial"] else 0)
 
 
 if __name__ == "__main__":
