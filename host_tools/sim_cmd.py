@@ -169,6 +169,7 @@ def _load_libc():
 # sim.run's exit statuses with --serial (firmware/sim/run.py)
 LEFT = 3  # the app left its loop for the REPL
 ENDED = 4  # end of the commands, or q: the sim is over
+INTERRUPTED = 130  # MicroPython's status for an uncaught KeyboardInterrupt
 APP, REPL, RAW_REPL = "app", "repl", "raw repl"  # what a child starts into
 PROMPT_S = 10.0  # seconds for a new REPL's prompt
 STUCK_S = 1.0  # a side that takes no bytes for this long is not listening: its bytes are dropped
@@ -205,7 +206,10 @@ class SerialBowl:
         try:
             while True:
                 code = self.start(kind)
-                if code == LEFT:
+                if code in (LEFT, INTERRUPTED, -signal.SIGINT):
+                    # left for the REPL, or stopped by a Ctrl-C that came as
+                    # it was leaving (the host's, right after the sync event):
+                    # a board is at its REPL either way
                     kind = REPL
                 elif code == 0 and kind != APP:  # Ctrl-D ended the REPL: a soft reset
                     self.bridge.to_host(b"MPY: soft reboot\r\n")

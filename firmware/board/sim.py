@@ -12,12 +12,15 @@ pixels.  The USB serial is the unix port's stdio when sim.run runs with
 --serial (a pseudo-terminal: the REPL's, as on the ESP32).
 """
 
+import select
+import sys
+
 import micropython
 from sim.tracescreen import TraceScreen
 from sim.vclock import Reset, Watchdog
 
 from board import pins
-from board.base import Board
+from board.base import Board, LineBuffer
 from board.inputs import Inputs
 from board.sound import Sound
 
@@ -67,6 +70,28 @@ class Serial:
             attrs = termios.tcgetattr(0)
             attrs[3] = attrs[3] | _ISIG if on else attrs[3] & ~_ISIG
             termios.tcsetattr(0, termios.TCSANOW, attrs)
+
+
+class TtySerial(Serial):
+    """The serial on its pseudo-terminal (sim.run --serial): command lines in
+    too, read from stdin as board.esp32.Serial reads the USB serial."""
+
+    def __init__(self, outs):
+        super().__init__(outs, True)
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._line = LineBuffer()
+
+    def readline(self):
+        """A whole command line received (bytes, no line end), or None."""
+        while self._poll.poll(0):
+            byte = sys.stdin.buffer.read(1)
+            if not byte:
+                return None
+            line = self._line.feed(byte[0])
+            if line is not None:
+                return line
+        return None
 
 
 class _Null:
@@ -124,10 +149,10 @@ class SimBoard(Board):
 
     def __init__(self, profile, keys, glass, speaker, *board):
         super().__init__(*board)
+        self.speaker = speaker
         self.profile = profile
         self.keys = keys
         self.glass = glass
-        self.speaker = speaker
 
 
 def _reset():

@@ -56,8 +56,11 @@ class SimBusy:
 class SimDFPlayer:
     """What the module was told: played, volume, stops, frames."""
 
-    def __init__(self, ticks_ms, clip_ms=CLIP_MS, fitted=True):
+    def __init__(self, ticks_ms, clip_ms=CLIP_MS, fitted=True, keep=True):
+        """keep: record every clip in `played` (tests); False for the
+        virtual board, whose game may run for days: `played` stays empty."""
         self._ticks_ms = ticks_ms
+        self._keep = keep
         self.clip_ms = clip_ms
         self.fitted = fitted
         self.uart = SimUART(self)
@@ -83,7 +86,8 @@ class SimDFPlayer:
         if command == CMD_PLAY_FOLDER:
             if not (1 <= high <= MAX_FOLDER and 1 <= low <= MAX_FILE):
                 raise ValueError("DFPlayer play folder %d file %d out of range" % (high, low))
-            self.played.append((high, low))
+            if self._keep:
+                self.played.append((high, low))
             self._started = self._ticks_ms()
         elif command == CMD_VOLUME:
             if high or low > MAX_VOLUME:

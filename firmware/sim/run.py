@@ -361,13 +361,13 @@ class Sim:
                 clock = Clock()  # type: ignore[assignment]  # the same three methods, real time
             keys = simboard.Keys(self.hold == "throw", self.hold == "referee")
             self.hold = ""  # only at the first power-up
-            module = SimDFPlayer(clock.ticks_ms)
+            module = SimDFPlayer(clock.ticks_ms, keep=False)  # each clip is a trace line
             speaker = DFPlayer(SpeechUART(module, lines or _Null()), module.busy)
             board = simboard.build(
                 opts["board"],
                 clock,
                 ROOT,
-                simboard.Serial(outs, opts["serial"]),
+                simboard.TtySerial(outs) if opts["serial"] else simboard.Serial(outs),
                 self.random_bytes,
                 self.entropy,
                 keys,
