@@ -81,3 +81,9 @@ screenshots: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python tools/screenshots.py --golden
+
+# The wiring diagrams hardware/wiring-*.svg, drawn from firmware/board/pins.py
+# (tests/test_wiring.py fails when the committed ones are out of date).
+.PHONY: hardware
+hardware: $(STAMP)
+	$(BIN)/python tools/wiring.py

@@ -1,0 +1,260 @@
+"""`make hardware`: the wiring diagrams of hardware/README.md, drawn from the firmware's pin table.
+
+Usage: python tools/wiring.py [OUT]   (default hardware/)
+
+Writes, with schemdraw's pure-Python SVG backend (no timestamps, no random
+ids: the same pins.py always gives the same bytes):
+  wiring-devkit.svg, wiring-oled.svg, wiring-cyd.svg  every pin of a board
+      profile, from the ESP32 to what it drives (hardware/README.md §2);
+  wiring-switch-jack.svg  the THROW input: big button and 3.5 mm jack in
+      parallel, 10 kOhm pull-up, 1 kOhm series, 100 nF, TVS (§4.2);
+  wiring-dfplayer.svg  the speech module on UART2 with BUSY (§4.5).
+Every number comes from firmware/board/pins.py, read as a module on CPython
+(its `from micropython import const` is answered by host_tools/shim).  A pin
+name this file does not know stops the run: a new pin needs its wire drawn.
+"""
+
+import importlib.util
+import os
+import sys
+
+import schemdraw
+import schemdraw.elements as elm
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PINS_PY = os.path.join(ROOT, "firmware", "board", "pins.py")
+HARDWARE = os.path.join(ROOT, "hardware")
+PROFILES = ("devkit", "oled", "cyd")
+# Constants of a profile that are bus settings, not GPIOs (name suffixes).
+NOT_PINS = ("_ID", "_HZ", "ADDR")
+
+
+def load_pins():
+    """firmware/board/pins.py as a CPython module."""
+    sys.path.insert(0, os.path.join(ROOT, "host_tools", "shim"))
+    try:
+        spec = importlib.util.spec_from_file_location("board_pins", PINS_PY)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.pop(0)
+    return module
+
+
+def profile_pins(pins, profile):
+    """{role: gpio} of one profile, e.g. {"THROW": 33, ...}; gpio -1 = not wired to a GPIO."""
+    prefix = profile.upper() + "_"
+    return {
+        name[len(prefix) :]: getattr(pins, name)
+        for name in dir(pins)
+        if name.startswith(prefix) and not name.endswith(NOT_PINS)
+    }
+
+
+# role -> (what the wire goes to, part in the wire or ""); "{panel}" is the profile's display.
+_ROLES = {
+    "SCK": ("{panel} CLK", ""),
+    "MOSI": ("{panel} DIN (SDA)", ""),
+    "MISO": ("not connected: kept free for the SPI bus", ""),
+    "CS": ("{panel} CS", ""),
+    "DC": ("{panel} DC", ""),
+    "RST": ("{panel} RST", ""),
+    "BL": ("{panel} BL (PWM backlight)", ""),
+    "SDA": ("{panel} SDA", ""),
+    "SCL": ("{panel} SCL", ""),
+    "THROW": ("big button + 3.5 mm jack (wiring-switch-jack.svg)", "1 kΩ"),
+    "REFEREE": ("referee button / key switch, 10 kΩ pull-up, 100 nF", "1 kΩ"),
+    "BUZZER": ("passive piezo to GND", "100 Ω"),
+    "LAMP": ("button lamp N-MOSFET gate", "100 Ω"),
+    "DF_TX": ("DFPlayer RX (wiring-dfplayer.svg)", "1 kΩ"),
+    "DF_RX": ("DFPlayer TX", ""),
+    "DF_BUSY": ("DFPlayer BUSY, 10 kΩ pull-up to 3V3", ""),
+    "LED_RED": ("on-board RGB LED red (active low, kept off)", ""),
+    "LED_GREEN": ("on-board RGB LED green (active low): ready lamp", ""),
+    "LED_BLUE": ("on-board RGB LED blue (active low, kept off)", ""),
+}
+# Where a profile's board wires a pin differently from the DevKitC plan.
+_CYD_ROLES = {
+    "MISO": ("{panel} SDO (on the board)", ""),
+    "RST": ("{panel} RST: tied to EN on the board, no GPIO", ""),
+    "THROW": ("connector CN1: big button + jack, add the §4.2 pull-up and RC", ""),
+    "REFEREE": ("connector CN1 / P3: referee key, same pull-up and RC", ""),
+    "BUZZER": ("SC8002B amplifier input: speaker connector", ""),
+}
+
+
+def describe(pins, profile):
+    """(title, [(role, gpio, destination, part)]) of a profile, in pins.py's order of roles."""
+    if profile == "devkit":
+        panel = "ST7789 TFT"
+        title = 'devkit: ESP32-DevKitC (WROOM-32E) + 2.0" ST7789 on SPI(%d), %d MHz' % (
+            pins.DEVKIT_SPI_ID,
+            pins.DEVKIT_SPI_HZ // 1_000_000,
+        )
+    elif profile == "oled":
+        panel = "SSD1306 OLED"
+        title = "oled: ESP32-DevKitC + SSD1306 128x64 on I2C(%d), %d kHz, address 0x%02X" % (
+            pins.OLED_I2C_ID,
+            pins.OLED_I2C_HZ // 1000,
+            pins.OLED_ADDR,
+        )
+    elif profile == "cyd":
+        panel = "ILI9341 TFT"
+        title = "cyd: ESP32-2432S028R, ILI9341 on SPI(%d) (HSPI), %d MHz, wired on the board" % (
+            pins.CYD_SPI_ID,
+            pins.CYD_SPI_HZ // 1_000_000,
+        )
+    else:
+        raise ValueError("unknown board profile %r (choose from %s)" % (profile, ", ".join(PROFILES)))
+    roles = dict(_ROLES, **_CYD_ROLES) if profile == "cyd" else _ROLES
+    rows = []
+    for role, gpio in profile_pins(pins, profile).items():
+        if role not in roles:
+            raise ValueError("pins.py: %s_%s has no wire in tools/wiring.py" % (profile.upper(), role))
+        destination, part = roles[role]
+        rows.append((role, gpio, destination.format(panel=panel), part))
+    rows.sort(key=lambda row: list(roles).index(row[0]))
+    return title, rows
+
+
+def _drawing():
+    drawing = schemdraw.Drawing(show=False)
+    drawing.config(fontsize=11, unit=2.5)
+    return drawing
+
+
+def _svg(drawing):
+    return drawing.get_imagedata("svg").decode() + "\n"
+
+
+def _esp32_pin(gpio):
+    return "GPIO%d" % gpio if gpio >= 0 else "EN"
+
+
+def profile_svg(pins, profile):
+    """The SVG text of one profile: the ESP32 with every pin, each wire labelled and ended at its part."""
+    title, rows = describe(pins, profile)
+    drawing = _drawing()
+    drawing += elm.Label().label(title, loc="right", fontsize=13).at((0, 1.6 * len(rows) + 1.2))
+    drawing += elm.Label().label("generated from firmware/board/pins.py by tools/wiring.py", loc="right").at(
+        (0, 1.6 * len(rows) + 0.5)
+    )
+    esp32 = elm.Ic(
+        pins=[elm.IcPin(name=_esp32_pin(gpio), anchorname=role, side="right") for role, gpio, _, _ in reversed(rows)],
+        pinspacing=1.6,
+        edgepadW=2.5,
+        label="ESP32",
+    ).at((0, 0))
+    drawing += esp32
+    for role, _, destination, part in rows:
+        drawing += elm.Line().at(getattr(esp32, role)).right(4).label(role)
+        if part:
+            drawing += elm.Resistor().right(3).label(part)
+        else:
+            drawing += elm.Line().right(3)
+        drawing += elm.Dot().label(destination, loc="right")
+    return _svg(drawing)
+
+
+def switch_jack_svg(pins):
+    """The THROW input of §4.2: jack and big button in parallel, pull-up, series R, RC, TVS."""
+    drawing = _drawing()
+    throw = "GPIO%d THROW (devkit, oled; cyd: GPIO%d)" % (pins.DEVKIT_THROW, pins.CYD_THROW)
+    drawing += elm.Dot(open=True).label("3.5 mm jack TIP", loc="left")
+    tip = drawing.here
+    drawing += elm.Resistor().right().label("R3 1 kΩ")
+    drawing += elm.Dot()
+    node = drawing.here
+    drawing += elm.Resistor().up().label("R1 10 kΩ")
+    drawing += elm.Vdd().label("3V3")
+    drawing += elm.Resistor().at(node).right().label("R2 1 kΩ")
+    drawing += elm.Dot()
+    pin_node = drawing.here
+    drawing += elm.Line().right(2)
+    drawing += elm.Dot(open=True).label(throw, loc="right")
+    drawing += elm.Label().label("internal pull-up on too; active low", loc="right").at(
+        (pin_node.x + 2.3, pin_node.y - 0.6)
+    )
+    drawing += elm.Capacitor().at(pin_node).down().label("C1 100 nF", loc="bottom")
+    drawing += elm.Ground()
+    drawing += elm.Button().at(node).down().label("big button (N.O.)", loc="bottom")
+    drawing += elm.Ground()
+    drawing += elm.Zener().at(tip).down().reverse().label("TVS SMAJ5.0A", loc="bottom")
+    drawing += elm.Ground()
+    drawing += elm.Line().at((tip.x - 2.5, tip.y - 2.5)).right(2.5).label("jack SLEEVE + RING", loc="bottom")
+    return _svg(drawing)
+
+
+def dfplayer_svg(pins):
+    """The DFPlayer Mini of §4.5 on UART2: TX through 1 kOhm, RX, BUSY pulled up, bridged speaker."""
+    drawing = _drawing()
+    drawing += elm.Label().label(
+        "DFPlayer Mini on UART(%d), %d baud 8N1 (devkit, oled; the cyd has none)" % (pins.DF_UART_ID, pins.DF_BAUD),
+        loc="right",
+        fontsize=13,
+    ).at((0, 9.5))
+    wires = (
+        ("5V", "5V", "VCC", "", "470-1000 µF + 100 nF at the module"),
+        ("DF_TX", "GPIO%d" % pins.DEVKIT_DF_TX, "RX", "1 kΩ", "DF_TX"),
+        ("DF_RX", "GPIO%d" % pins.DEVKIT_DF_RX, "TX", "", "DF_RX"),
+        ("DF_BUSY", "GPIO%d" % pins.DEVKIT_DF_BUSY, "BUSY", "", "DF_BUSY (low = playing)"),
+        ("GND", "GND", "GND", "", ""),
+    )
+    esp32 = elm.Ic(
+        pins=[elm.IcPin(name=name, anchorname=key, side="right") for key, name, _, _, _ in reversed(wires)],
+        pinspacing=1.6,
+        edgepadW=2,
+        label="ESP32",
+    ).at((0, 0))
+    drawing += esp32
+    ends = {}
+    for key, _, _, part, label in wires:
+        drawing += elm.Line().at(getattr(esp32, key)).right(3).label(label)
+        if part:
+            drawing += elm.Resistor().right(3).label(part)
+        else:
+            drawing += elm.Line().right(3)
+        if key == "DF_BUSY":
+            busy = drawing.here
+        drawing += elm.Line().right(2)
+        ends[key] = drawing.here
+    drawing += elm.Dot().at(busy)
+    drawing += elm.Resistor().at(busy).up(1.2).label("10 kΩ", loc="bottom")
+    drawing += elm.Vdd().label("3V3")
+    player = elm.Ic(
+        pins=[elm.IcPin(name=module_pin, anchorname=key, side="left") for key, _, module_pin, _, _ in reversed(wires)]
+        + [elm.IcPin(name="SPK_1", side="right", slot="2/3"), elm.IcPin(name="SPK_2", side="right", slot="1/3")],
+        pinspacing=1.6,
+        edgepadW=2,
+        label="DFPlayer Mini",
+    ).anchor("GND").at(ends["GND"])
+    drawing += player
+    drawing += elm.Speaker().at(player.SPK_1).right().label("8 Ω, neither wire to GND", loc="right")
+    drawing += elm.Wire("-|").at(player.SPK_2).to(drawing.elements[-1].in2)
+    return _svg(drawing)
+
+
+def diagrams():
+    """{file name: SVG text} of every diagram, from pins.py as it is now."""
+    schemdraw.use("svg")
+    pins = load_pins()
+    out = {"wiring-%s.svg" % profile: profile_svg(pins, profile) for profile in PROFILES}
+    out["wiring-switch-jack.svg"] = switch_jack_svg(pins)
+    out["wiring-dfplayer.svg"] = dfplayer_svg(pins)
+    return out
+
+
+def main(argv):
+    out_dir = argv[1] if len(argv) > 1 else HARDWARE
+    if len(argv) > 2 or not os.path.isdir(out_dir):
+        sys.stderr.write("usage: python tools/wiring.py [OUT_DIR]  (an existing folder, default hardware/)\n")
+        return 2
+    for name, svg in diagrams().items():
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+            f.write(svg)
+        print(os.path.join(out_dir, name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
