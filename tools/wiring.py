@@ -127,7 +127,7 @@ def _svg(drawing):
     return drawing.get_imagedata("svg").decode() + "\n"
 
 
-def _esp32_pin(gpio):
+def esp32_pin(gpio):
     return "GPIO%d" % gpio if gpio >= 0 else "EN"
 
 
@@ -140,7 +140,7 @@ def profile_svg(pins, profile):
         (0, 1.6 * len(rows) + 0.5)
     )
     esp32 = elm.Ic(
-        pins=[elm.IcPin(name=_esp32_pin(gpio), anchorname=role, side="right") for role, gpio, _, _ in reversed(rows)],
+        pins=[elm.IcPin(name=esp32_pin(gpio), anchorname=role, side="right") for role, gpio, _, _ in reversed(rows)],
         pinspacing=1.6,
         edgepadW=2.5,
         label="ESP32",
