@@ -75,8 +75,10 @@ _ROLES = {
 }
 # Where a profile's board wires a pin differently from the DevKitC plan.
 _CYD_ROLES = {
+    "MOSI": ("{panel} SDI (on the board)", ""),
     "MISO": ("{panel} SDO (on the board)", ""),
     "RST": ("{panel} RST: tied to EN on the board, no GPIO", ""),
+    "BL": ("{panel} backlight, active high (on the board)", ""),
     "THROW": ("connector CN1: big button + jack, add the §4.2 pull-up and RC", ""),
     "REFEREE": ("connector CN1 / P3: referee key, same pull-up and RC", ""),
     "BUZZER": ("SC8002B amplifier input: speaker connector", ""),
@@ -123,6 +125,20 @@ def _drawing():
     return drawing
 
 
+def _text(drawing, text, side="right"):
+    """A label beside the current point, with an invisible gap as wide as the text.
+
+    schemdraw sizes the picture from the elements' lines only, so a label
+    running past them would be cut off; the gap (≈ 0.18 unit a character at
+    11 pt) stretches the picture over it.
+    """
+    here = drawing.here
+    drawing += elm.Label().at(here).theta(0).label(text, loc=side)
+    gap = elm.Gap().at(here)
+    drawing += (gap.right if side == "right" else gap.left)(0.18 * len(text) + 0.6)
+    drawing.here = here
+
+
 def _svg(drawing):
     return drawing.get_imagedata("svg").decode() + "\n"
 
@@ -136,13 +152,18 @@ def profile_svg(pins, profile):
     title, rows = describe(pins, profile)
     drawing = _drawing()
     drawing += elm.Label().label(title, loc="right", fontsize=13).at((0, 1.6 * len(rows) + 1.2))
-    drawing += elm.Label().label("generated from firmware/board/pins.py by tools/wiring.py", loc="right").at(
-        (0, 1.6 * len(rows) + 0.5)
+    drawing += (
+        elm.Label()
+        .label("generated from firmware/board/pins.py by tools/wiring.py", loc="right")
+        .at((0, 1.6 * len(rows) + 0.5))
     )
     esp32 = elm.Ic(
-        pins=[elm.IcPin(name=esp32_pin(gpio), anchorname=role, side="right") for role, gpio, _, _ in reversed(rows)],
+        pins=[
+            elm.IcPin(name=esp32_pin(gpio), anchorname=role, side="right")
+            for role, gpio, _, _ in reversed(rows)
+        ],
         pinspacing=1.6,
-        edgepadW=2.5,
+        edgepadW=4,
         label="ESP32",
     ).at((0, 0))
     drawing += esp32
@@ -152,7 +173,8 @@ def profile_svg(pins, profile):
             drawing += elm.Resistor().right(3).label(part)
         else:
             drawing += elm.Line().right(3)
-        drawing += elm.Dot().label(destination, loc="right")
+        drawing += elm.Dot()
+        _text(drawing, destination)
     return _svg(drawing)
 
 
@@ -160,20 +182,24 @@ def switch_jack_svg(pins):
     """The THROW input of §4.2: jack and big button in parallel, pull-up, series R, RC, TVS."""
     drawing = _drawing()
     throw = "GPIO%d THROW (devkit, oled; cyd: GPIO%d)" % (pins.DEVKIT_THROW, pins.CYD_THROW)
-    drawing += elm.Dot(open=True).label("3.5 mm jack TIP", loc="left")
+    drawing += elm.Dot(open=True)
+    _text(drawing, "3.5 mm jack TIP", "left")
     tip = drawing.here
-    drawing += elm.Resistor().right().label("R3 1 kΩ")
+    drawing += elm.Resistor().right(4.5).label("R3 1 kΩ")
     drawing += elm.Dot()
     node = drawing.here
     drawing += elm.Resistor().up().label("R1 10 kΩ")
     drawing += elm.Vdd().label("3V3")
-    drawing += elm.Resistor().at(node).right().label("R2 1 kΩ")
+    drawing += elm.Resistor().at(node).right(4.5).label("R2 1 kΩ")
     drawing += elm.Dot()
     pin_node = drawing.here
     drawing += elm.Line().right(2)
-    drawing += elm.Dot(open=True).label(throw, loc="right")
-    drawing += elm.Label().label("internal pull-up on too; active low", loc="right").at(
-        (pin_node.x + 2.3, pin_node.y - 0.6)
+    drawing += elm.Dot(open=True)
+    _text(drawing, throw)
+    drawing += (
+        elm.Label()
+        .label("internal pull-up on too; active low", loc="right")
+        .at((pin_node.x + 2.3, pin_node.y - 0.6))
     )
     drawing += elm.Capacitor().at(pin_node).down().label("C1 100 nF", loc="bottom")
     drawing += elm.Ground()
@@ -181,20 +207,35 @@ def switch_jack_svg(pins):
     drawing += elm.Ground()
     drawing += elm.Zener().at(tip).down().reverse().label("TVS SMAJ5.0A", loc="bottom")
     drawing += elm.Ground()
-    drawing += elm.Line().at((tip.x - 2.5, tip.y - 2.5)).right(2.5).label("jack SLEEVE + RING", loc="bottom")
+    drawing += elm.Line().left(1.5)
+    drawing += elm.Dot(open=True)
+    _text(drawing, "jack SLEEVE + RING", "left")
     return _svg(drawing)
 
 
 def dfplayer_svg(pins):
     """The DFPlayer Mini of §4.5 on UART2: TX through 1 kOhm, RX, BUSY pulled up, bridged speaker."""
     drawing = _drawing()
-    drawing += elm.Label().label(
-        "DFPlayer Mini on UART(%d), %d baud 8N1 (devkit, oled; the cyd has none)" % (pins.DF_UART_ID, pins.DF_BAUD),
-        loc="right",
-        fontsize=13,
-    ).at((0, 9.5))
+    drawing += (
+        elm.Label()
+        .label(
+            "DFPlayer Mini on UART(%d), %d baud 8N1 (devkit, oled; the cyd has none)"
+            % (pins.DF_UART_ID, pins.DF_BAUD),
+            loc="right",
+            fontsize=13,
+        )
+        .at((0, 13.4))
+    )
+    drawing += (
+        elm.Label()
+        .label(
+            "VCC: 470-1000 µF electrolytic + 100 nF ceramic to GND at the module; volume <= 20 of 30",
+            loc="right",
+        )
+        .at((0, 12.7))
+    )
     wires = (
-        ("5V", "5V", "VCC", "", "470-1000 µF + 100 nF at the module"),
+        ("5V", "5V", "VCC", "", "5V"),
         ("DF_TX", "GPIO%d" % pins.DEVKIT_DF_TX, "RX", "1 kΩ", "DF_TX"),
         ("DF_RX", "GPIO%d" % pins.DEVKIT_DF_RX, "TX", "", "DF_RX"),
         ("DF_BUSY", "GPIO%d" % pins.DEVKIT_DF_BUSY, "BUSY", "", "DF_BUSY (low = playing)"),
@@ -202,14 +243,14 @@ def dfplayer_svg(pins):
     )
     esp32 = elm.Ic(
         pins=[elm.IcPin(name=name, anchorname=key, side="right") for key, name, _, _, _ in reversed(wires)],
-        pinspacing=1.6,
-        edgepadW=2,
+        pinspacing=2.4,
+        edgepadW=4.5,
         label="ESP32",
     ).at((0, 0))
     drawing += esp32
     ends = {}
     for key, _, _, part, label in wires:
-        drawing += elm.Line().at(getattr(esp32, key)).right(3).label(label)
+        drawing += elm.Line().at(getattr(esp32, key)).right(4.5).label(label)
         if part:
             drawing += elm.Resistor().right(3).label(part)
         else:
@@ -219,18 +260,32 @@ def dfplayer_svg(pins):
         drawing += elm.Line().right(2)
         ends[key] = drawing.here
     drawing += elm.Dot().at(busy)
-    drawing += elm.Resistor().at(busy).up(1.2).label("10 kΩ", loc="bottom")
+    drawing += elm.Resistor().at(busy).up(1.4).label("10 kΩ", loc="bottom")
     drawing += elm.Vdd().label("3V3")
-    player = elm.Ic(
-        pins=[elm.IcPin(name=module_pin, anchorname=key, side="left") for key, _, module_pin, _, _ in reversed(wires)]
-        + [elm.IcPin(name="SPK_1", side="right", slot="2/3"), elm.IcPin(name="SPK_2", side="right", slot="1/3")],
-        pinspacing=1.6,
-        edgepadW=2,
-        label="DFPlayer Mini",
-    ).anchor("GND").at(ends["GND"])
+    player = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name=module_pin, anchorname=key, side="left")
+                for key, _, module_pin, _, _ in reversed(wires)
+            ]
+            + [
+                elm.IcPin(name="SPK_1", side="right", slot="2/3"),
+                elm.IcPin(name="SPK_2", side="right", slot="1/3"),
+            ],
+            pinspacing=2.4,
+            edgepadW=4.5,
+            label="DFPlayer Mini",
+        )
+        .theta(0)
+        .anchor("GND")
+        .at(ends["GND"])
+    )
     drawing += player
-    drawing += elm.Speaker().at(player.SPK_1).right().label("8 Ω, neither wire to GND", loc="right")
-    drawing += elm.Wire("-|").at(player.SPK_2).to(drawing.elements[-1].in2)
+    speaker = elm.Speaker().at(player.SPK_1).theta(0)
+    drawing += speaker
+    drawing += elm.Wire("-|").at(player.SPK_2).to(speaker.in2)
+    drawing.here = (speaker.in1.x + 1.0, speaker.in1.y)
+    _text(drawing, "8 Ω speaker: neither wire to GND")
     return _svg(drawing)
 
 
