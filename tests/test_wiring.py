@@ -149,6 +149,29 @@ def test_every_pin_of_a_profile_is_on_its_own_wire_in_its_diagram(profile):
     assert not missing, "wiring-%s.svg lacks %s" % (profile, ", ".join(missing))
 
 
+@pytest.mark.parametrize(
+    "name, roles",
+    [("wiring-switch-jack.svg", ("THROW",)), ("wiring-dfplayer.svg", ("DF_TX", "DF_RX", "DF_BUSY"))],
+)
+def test_the_circuit_diagrams_name_each_profiles_pin(name, roles):
+    svg = wiring.diagrams()[name]
+    pins = wiring.load_pins()
+    missing = [
+        "%s %s GPIO%d" % (profile, role, gpio)
+        for profile in wiring.PROFILES
+        for role, gpio in wiring.profile_pins(pins, profile).items()
+        if role in roles and not re.search(r"GPIO%d \([^)]*\b%s\b" % (gpio, profile), svg)
+    ]
+    assert not missing, "%s lacks %s" % (name, ", ".join(missing))
+
+
+def test_a_missing_output_folder_is_one_line_on_stderr(tmp_path, capsys):
+    assert wiring.main(["wiring.py", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "OUT_DIR" in err
+    assert not list(tmp_path.iterdir())
+
+
 def test_an_unknown_pin_stops_the_generator():
     class Pins:
         DEVKIT_SPI_ID, DEVKIT_SPI_HZ, DEVKIT_THROW, DEVKIT_HORN = 2, 40_000_000, 33, 5

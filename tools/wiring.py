@@ -125,6 +125,16 @@ def _drawing():
     return drawing
 
 
+def gpio_by_profile(pins, role):
+    """Where `role` sits in every profile that has it: "GPIO33 (devkit, oled), GPIO27 (cyd)"."""
+    profiles = {}
+    for profile in PROFILES:
+        gpio = profile_pins(pins, profile).get(role)
+        if gpio is not None:
+            profiles.setdefault(gpio, []).append(profile)
+    return ", ".join("%s (%s)" % (esp32_pin(gpio), ", ".join(names)) for gpio, names in profiles.items())
+
+
 def _text(drawing, text, side="right"):
     """A label beside the current point, with an invisible gap as wide as the text.
 
@@ -157,15 +167,18 @@ def profile_svg(pins, profile):
         .label("generated from firmware/board/pins.py by tools/wiring.py", loc="right")
         .at((0, 1.6 * len(rows) + 0.5))
     )
-    esp32 = elm.Ic(
-        pins=[
-            elm.IcPin(name=esp32_pin(gpio), anchorname=role, side="right")
-            for role, gpio, _, _ in reversed(rows)
-        ],
-        pinspacing=1.6,
-        edgepadW=4,
-        label="ESP32",
-    ).at((0, 0))
+    esp32 = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name=esp32_pin(gpio), anchorname=role, side="right")
+                for role, gpio, _, _ in reversed(rows)
+            ],
+            pinspacing=1.6,
+            edgepadW=4,
+        )
+        .label("ESP32", loc="top")
+        .at((0, 0))
+    )
     drawing += esp32
     for role, _, destination, part in rows:
         drawing += elm.Line().at(getattr(esp32, role)).right(4).label(role)
@@ -181,7 +194,7 @@ def profile_svg(pins, profile):
 def switch_jack_svg(pins):
     """The THROW input of §4.2: jack and big button in parallel, pull-up, series R, RC, TVS."""
     drawing = _drawing()
-    throw = "GPIO%d THROW (devkit, oled; cyd: GPIO%d)" % (pins.DEVKIT_THROW, pins.CYD_THROW)
+    throw = "THROW: " + gpio_by_profile(pins, "THROW")
     drawing += elm.Dot(open=True)
     _text(drawing, "3.5 mm jack TIP", "left")
     tip = drawing.here
@@ -219,8 +232,12 @@ def dfplayer_svg(pins):
     drawing += (
         elm.Label()
         .label(
-            "DFPlayer Mini on UART(%d), %d baud 8N1 (devkit, oled; the cyd has none)"
-            % (pins.DF_UART_ID, pins.DF_BAUD),
+            "DFPlayer Mini on UART(%d), %d baud 8N1: profiles %s"
+            % (
+                pins.DF_UART_ID,
+                pins.DF_BAUD,
+                ", ".join(p for p in PROFILES if "DF_TX" in profile_pins(pins, p)),
+            ),
             loc="right",
             fontsize=13,
         )
@@ -236,17 +253,22 @@ def dfplayer_svg(pins):
     )
     wires = (
         ("5V", "5V", "VCC", "", "5V"),
-        ("DF_TX", "GPIO%d" % pins.DEVKIT_DF_TX, "RX", "1 kΩ", "DF_TX"),
-        ("DF_RX", "GPIO%d" % pins.DEVKIT_DF_RX, "TX", "", "DF_RX"),
-        ("DF_BUSY", "GPIO%d" % pins.DEVKIT_DF_BUSY, "BUSY", "", "DF_BUSY (low = playing)"),
+        ("DF_TX", gpio_by_profile(pins, "DF_TX"), "RX", "1 kΩ", "DF_TX"),
+        ("DF_RX", gpio_by_profile(pins, "DF_RX"), "TX", "", "DF_RX"),
+        ("DF_BUSY", gpio_by_profile(pins, "DF_BUSY"), "BUSY", "", "DF_BUSY (low = playing)"),
         ("GND", "GND", "GND", "", ""),
     )
-    esp32 = elm.Ic(
-        pins=[elm.IcPin(name=name, anchorname=key, side="right") for key, name, _, _, _ in reversed(wires)],
-        pinspacing=2.4,
-        edgepadW=4.5,
-        label="ESP32",
-    ).at((0, 0))
+    esp32 = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name=name, anchorname=key, side="right") for key, name, _, _, _ in reversed(wires)
+            ],
+            pinspacing=2.4,
+            edgepadW=4.5,
+        )
+        .label("ESP32", loc="top")
+        .at((0, 0))
+    )
     drawing += esp32
     ends = {}
     for key, _, _, part, label in wires:
@@ -274,8 +296,8 @@ def dfplayer_svg(pins):
             ],
             pinspacing=2.4,
             edgepadW=4.5,
-            label="DFPlayer Mini",
         )
+        .label("DFPlayer Mini", loc="top")
         .theta(0)
         .anchor("GND")
         .at(ends["GND"])
