@@ -7,7 +7,7 @@ throws missing or counted twice in the database, a bowl that loses its
 game or its place after a sync, a flash that fills up because synced
 segments are never freed, a kiosk that cannot be synced.
 
-The sim plays about 8 throws a second here (its screen and sound on a
+The sim plays 8-14 throws a second here (its screen and sound on a
 virtual clock, on a shared machine), so a few thousand throws would take
 minutes: THROWS is a few hundred (two sealed 128-record segments, two
 games); the cut syncs themselves are what this test is about."""

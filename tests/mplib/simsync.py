@@ -77,7 +77,7 @@ class SimLink(sync_bowl.VirtualBowl):
     """sync_bowl's bridge (pacing, cut after n bytes, connect() a new host
     pty) between the sim's serial pty and one the host opens."""
 
-    def __init__(self, sim_port):  # noqa: super().__init__ would start its own MicroPython
+    def __init__(self, sim_port):  # not super().__init__: it would start its own MicroPython
         self.folder = None
         self.baud = None
         self.proc = None
