@@ -5,7 +5,7 @@ through a bridge that cuts the link at random points (fixed seed), again
 until a sync completes.  What an organiser would notice if it broke:
 throws missing or counted twice in the database, a bowl that loses its
 game or its place after a sync, a flash that fills up because synced
-segments are never freed, a kiosk that cannot be synced.
+segments are never freed.
 
 The sim plays 8-14 throws a second here (its screen and sound on a
 virtual clock, on a shared machine), so a few thousand throws would take
@@ -27,8 +27,6 @@ import simsync  # noqa: E402
 THROWS = 300  # a 20-player game ends after ~260-360 throws: a second game starts
 MORE = 12  # throws after the sync: the game goes on
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
-# the operator menu from the buttons (firmware/app/menu.py ITEMS): Kiosk is item 11, Back item 18
-KIOSK_ON = ["referee-long"] + ["referee"] * 11 + ["throw"] + ["referee"] * 7 + ["throw"]
 
 
 @pytest.fixture
