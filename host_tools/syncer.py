@@ -117,7 +117,7 @@ class DirSource:
         os.replace(temp, os.path.join(self.root, "ack"))
 
 
-FETCH_BYTES = 16384  # file bytes per fetch: progress is kept between batches
+FETCH_BYTES = 4096  # file bytes per fetch: progress is kept between batches, so a link that drops every few KB still gets through
 
 
 def _batches(paths, listing):

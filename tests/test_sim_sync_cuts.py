@@ -134,7 +134,7 @@ def test_cut_syncs_end_with_exactly_the_bowls_throws_and_free_its_flash(rig, tmp
     assert len(thrown) == THROWS - 1
     seqs, rows = held(database)
     assert rows == as_rows(thrown)
-    assert "new records" in out and "acknowledged up to record" in out, out
+    assert "acknowledged up to record" in out, out  # the records came in this sync or cut ones before
     # the ack let the bowl's boot (the sync's `import main`) free the synced segments
     assert len(segments(link)) == 1
     thrown = check_goes_on(bowl, len(thrown))
