@@ -1,12 +1,17 @@
-"""The whole firmware (app, board layer, sim board, store) playing on one heap.
+"""The whole firmware (app, board layer, screens, fonts, store) playing on one heap.
 
-    micropython -X heapsize=64K appflow.py IMAGE THROWS PLAYERS
+    micropython appflow.py build IMAGE HISTORY            # a history to boot on
+    micropython -X heapsize=64K appflow.py run IMAGE THROWS PLAYERS
 
-Boots the shipped App on the virtual board over a fresh LittleFS image in
-a host file (1 MB, outside the heap), plays THROWS throws through the
-app's own steps (the press path of App.throw minus the animation's
-sleeps: commit, show_result, live event, housekeeping; new games as games
-end), cuts the power in the middle of a throw's flash write half way,
+build makes a 1 MB LittleFS image in a host file (outside the heap) whose
+log holds HISTORY throws of 10-player games, played through the shipped
+Session.  run copies it (IMAGE.run: the history stays as built, for the
+next run), boots the shipped App on the virtual board over the copy (the
+devkit profile: display.color's ColorScreen on sim.panels' emulated ST7789,
+its glass in a file, fonts read from display/fonts), starts a PLAYERS-player
+game and plays THROWS throws through the app's own steps (the press path of
+App.throw minus the animation's sleeps: commit, show_result, live event,
+housekeeping; new games as games end), cuts the power in the middle of a throw's flash write half way,
 boots a new App on the same image (it must resume the same game with the
 last throw shown again), and plays on.  Prints "app.<figure> value unit":
 heap kept after boot, the largest heap kept after a throw, the longest
@@ -22,6 +27,35 @@ import vfs
 from sim.flash import FileFlash, PowerCut
 
 MOUNT = "/a"
+ROOT = MOUNT + "/data"  # the store's folder, as the sim board gives it
+
+
+def build(path, history):
+    from bobing.dice import Dice, SeededBytes
+    from bobing.rules import Rules
+    from bobing.session import Session
+    from bobing.store.store import Store
+
+    flash = FileFlash(path, blocks=256)
+    vfs.VfsLfs2.mkfs(flash)
+    vfs.mount(vfs.VfsLfs2(flash), MOUNT)
+    session = Session(Store(ROOT), Dice(SeededBytes(5)))
+    session.boot()
+    rules = Rules("xiamen")
+    for _ in range(history):
+        if session.game is None or session.game.ended:
+            session.new_game(rules, 10)
+        else:
+            session.throw()
+        session.maintain()
+    print("built %d" % session.store.seq)
+
+
+def copy(source, target):
+    buf = bytearray(512)
+    with open(source, "rb") as f, open(target, "wb") as out:
+        while f.readinto(buf):
+            out.write(buf)
 
 
 def boot(flash):
@@ -34,8 +68,10 @@ def boot(flash):
 
     vfs.mount(vfs.VfsLfs2(flash), MOUNT)
     board = simboard.build(
-        "devkit", VirtualClock(), MOUNT + "/data", simboard.Serial([Null()]), SeededBytes(6), ENTROPY_SEEDED
+        "devkit", VirtualClock(), ROOT, simboard.Serial([Null()]), SeededBytes(6), ENTROPY_SEEDED
     )
+    # the shipped colour screen, not the trace screen the sim falls back to without panels
+    assert type(board.screen).__name__ == "ColorScreen", board.screen
     app = App(board, fresh_start=True)
     app.boot()
     return app
@@ -74,13 +110,13 @@ def sample(figures):
     figures["peak"] = max(figures["peak"], gc.mem_alloc())
 
 
-def main(path, throws, players):
+def run(path, throws, players):
     from mp_heap import largest_free_block
 
+    copy(path, path + ".run")
     gc.collect()
     base = gc.mem_alloc()
-    flash = FileFlash(path, blocks=256)
-    vfs.VfsLfs2.mkfs(flash)
+    flash = FileFlash(path + ".run")
     figures = {"press_us": 0, "press_total_us": 0, "presses": 0, "gc_us": 0, "peak": 0}
     app = boot(flash)
     from app import settings as S
@@ -126,4 +162,7 @@ def main(path, throws, players):
     print("app.throws %d throws" % figures["presses"])
 
 
-main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+if sys.argv[1] == "build":
+    build(sys.argv[2], int(sys.argv[3]))
+else:
+    run(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
