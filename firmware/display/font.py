@@ -94,6 +94,8 @@ def decode(s):
         points[n] = c
         n += 1
     return n
+
+
 _shared_codes = None  # make_fonts gives every font the same characters: one table serves all
 
 
@@ -274,12 +276,7 @@ def _fill(font, n, width, starts, target, wanted):
                     last_space = j
             w += adv
             j += 1
-            if (
-                w >= target
-                and count < wanted
-                and j < n
-                and (s[j] == 32 or _wide(s[j]) or _wide(s[j - 1]))
-            ):
+            if w >= target and count < wanted and j < n and (s[j] == 32 or _wide(s[j]) or _wide(s[j - 1])):
                 last_break = j
                 if s[j] == 32:
                     last_space = j
