@@ -20,7 +20,7 @@ ESP32WORD_ONLY = ("test_store_powercut",)
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "mp_ports(*ports): run this MicroPython test on these ports only (tests/mp.py PORTS)"
+        "markers", "mp_ports(*ports): run this MicroPython test on these ports only (tests/mp.py ALL_PORTS)"
     )
 
 

@@ -6,11 +6,21 @@ Two ports, named by what they stand for:
 - "esp32word": ../shared/tools/micropython32, the unix port at the ESP32's
   word size (4-byte words, 31-bit small ints), on firmware/ compiled by
   mpy-cross into build/mpy-test, as deployed.  Heap figures mean something
-  only here: the 64-bit port makes every object 1.6-2x larger.
+  only here: the 64-bit port makes every object 1.6-2x larger;
+- "esp32rom": micropython32 with the firmware as an ESP32 runs it, from
+  flash: build/romfs-test.img (tools/romfs_build.py: the .mpy tree and the
+  fonts) is read whole into one bytearray first thing and mounted with
+  vfs.VfsRom at /rom (tools/romfs_run.py), so modules import from it and
+  their bytecode and constant strings are run in place, not copied into the
+  heap.  The image stands for the flash: `heapsize` is the working heap,
+  and the process gets -X heapsize = heapsize + the image's size rounded
+  up to 16-byte GC blocks + one block (the bytearray object), so a
+  figure measured there is what the firmware needs of an ESP32's heap.
 
 tests/conftest.py runs each test that calls run_micropython without a port
-once per port (see there); `port=` pins a call to one.  tools/ is on both
-ports' path, for tools/mp_heap.py.
+once per port of PORTS (see there); `port=` pins a call to one, and is the
+only way to reach "esp32rom".  tools/ is on every port's path, for
+tools/mp_heap.py.
 """
 
 import importlib.util
@@ -25,7 +35,11 @@ MPY_TEST = os.path.join(ROOT, "build", "mpy-test")
 # CI clones the repo with shared/ beside it, never inside it.
 MICROPYTHON32 = os.path.join(os.path.dirname(ROOT), "shared", "tools", "micropython32")
 
+ROMFS_RUN = os.path.join(TOOLS, "romfs_run.py")
+
+# every MicroPython test runs on these; ALL_PORTS adds the ROMFS setting
 PORTS = ("unix64", "esp32word")
+ALL_PORTS = (*PORTS, "esp32rom")
 # the port of a call that names none; tests/conftest.py sets it per test
 default_port = "unix64"
 
@@ -35,12 +49,33 @@ ESP32_HEAP = 100_000
 _built = set()
 
 
-def mpy_build():
-    """tools/mpy_build.py, loaded by path: tools/ is no package."""
-    spec = importlib.util.spec_from_file_location("mpy_build", os.path.join(TOOLS, "mpy_build.py"))
+def _tool(name):
+    """tools/NAME.py, loaded by path: tools/ is no package."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(TOOLS, name + ".py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def mpy_build():
+    """tools/mpy_build.py."""
+    return _tool("mpy_build")
+
+
+def romfs_build():
+    """tools/romfs_build.py."""
+    return _tool("romfs_build")
+
+
+def rom_image(mpy_dir=MPY_TEST):
+    """The ROMFS image of the .mpy tree `mpy_dir` and the fonts, brought up
+    to date once per process: build/romfs.img for build/mpy, build/romfs-test.img
+    for build/mpy-test."""
+    image = romfs_build().image_path(mpy_dir)
+    if image not in _built:
+        romfs_build().build(image, mpy_dir)
+        _built.add(image)
+    return image
 
 
 def port_setup(port, mpy_dir=MPY_TEST):
@@ -51,8 +86,8 @@ def port_setup(port, mpy_dir=MPY_TEST):
     """
     if port == "unix64":
         return os.path.join(os.path.dirname(sys.executable), "micropython"), FIRMWARE
-    if port != "esp32word":
-        raise ValueError("unknown MicroPython port %r (choose from %s)" % (port, ", ".join(PORTS)))
+    if port not in ("esp32word", "esp32rom"):
+        raise ValueError("unknown MicroPython port %r (choose from %s)" % (port, ", ".join(ALL_PORTS)))
     if not os.path.exists(MICROPYTHON32):
         raise AssertionError("%s is missing: the shared/ folder must sit beside the repo" % MICROPYTHON32)
     if mpy_dir not in _built:
@@ -65,13 +100,21 @@ def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args
     """Run `code` under MicroPython with the bobing package importable; return its stdout.
 
     With script_args, `code` is a script's path and script_args its arguments.
-    `port` is "unix64" or "esp32word"; None takes the port the test runs for.
+    `port` is one of ALL_PORTS; None takes the port the test runs for.  On
+    "esp32rom" `heapsize` is the working heap, the image comes on top.
     Fails the test with MicroPython's own traceback if the code raises.
     """
     port = port or default_port
     binary, package_dir = port_setup(port)
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join((package_dir, *path, TOOLS, ".frozen")))
     program = ["-c", code] if script_args is None else [code, *script_args]
+    if port == "esp32rom":
+        image = rom_image()
+        heapsize += romfs_build().rom_heap(os.path.getsize(image))
+        program = [ROMFS_RUN, image, *program]
+        package_dir = ()
+    else:
+        package_dir = (package_dir,)
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join((*package_dir, *path, TOOLS, ".frozen")))
     proc = subprocess.run(
         [binary, "-X", "heapsize=%d" % heapsize, *program],
         env=env,

@@ -65,6 +65,11 @@ _DIE_ITEM = const(2)
 _DOT = const(3)
 _MAX_ITEMS = const(16)
 
+# The first screen's band buffer (3,844 bytes), made when this module is
+# imported, early in boot, before the heap is cut up: made later, a run that
+# long may no longer be free (docs/memory.md).  A second screen makes its own.
+_first_scratch = [bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)]
+
 _END_TEXTS = (
     texts.T_GAME_OVER,
     texts.T_END_POOL_EMPTY,
@@ -79,7 +84,8 @@ class ColorScreen:
 
     def __init__(self, panel):
         self.panel = panel
-        scratch = bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)  # 3,844 bytes, shared by all
+        # 3,844 bytes, shared by all the bands and dice
+        scratch = _first_scratch.pop() if _first_scratch else bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)
         mv = memoryview(scratch)
         self._band_fb = framebuf.FrameBuffer(scratch, W, _STRIP, framebuf.RGB565)
         self._rows = [mv[: 2 * W * n] for n in range(_STRIP + 1)]

@@ -16,7 +16,10 @@ repository the tree was built in (build/mpy/display -> firmware/display);
 anywhere else the caller sets FONT_DIR before building a screen.
 """
 
+from array import array
+
 import framebuf
+from micropython import const
 
 
 def _has_fonts(folder):
@@ -46,6 +49,53 @@ def _folder():
 
 
 FONT_DIR = _folder()
+
+# Text is read as code points decoded from its UTF-8 bytes into this one
+# buffer, never as s[i]: on MicroPython indexing a str makes the character
+# a qstr, interned for good, so every character ever drawn grew the qstr
+# pool (on micropython32, 43 qstrs in a 1,000-throw game and then a new
+# 9 KB pool in the middle of play; docs/memory.md).  A text is read up to
+# MAX_CHARS characters: the most any screen can show.
+MAX_CHARS = const(192)
+_points = array("H", bytes(2 * MAX_CHARS))
+
+
+def _utf8(s):
+    # MicroPython: the str's own bytes, in place; CPython (host tools): a copy
+    try:
+        return memoryview(s)
+    except TypeError:
+        return s.encode()
+
+
+def decode(s):
+    """Decode s into the shared code-point buffer; returns how many it holds.
+
+    Characters are counted as in s (s[i] is code point i), up to MAX_CHARS;
+    one outside the Basic Multilingual Plane reads as 0xFFFF (no font has it)."""
+    b = _utf8(s)
+    size = len(b)
+    pos = 0
+    n = 0
+    points = _points
+    while pos < size and n < MAX_CHARS:
+        c = b[pos]
+        if c < 0x80:
+            pos += 1
+        elif c < 0xE0:
+            c = (c & 0x1F) << 6 | b[pos + 1] & 0x3F
+            pos += 2
+        elif c < 0xF0:
+            c = (c & 0x0F) << 12 | (b[pos + 1] & 0x3F) << 6 | b[pos + 2] & 0x3F
+            pos += 3
+        else:
+            c = 0xFFFF
+            pos += 4
+        points[n] = c
+        n += 1
+    return n
+
+
 _shared_codes = None  # make_fonts gives every font the same characters: one table serves all
 
 
@@ -129,11 +179,13 @@ class Font:
 
     def width(self, s, start=0, end=-1):
         """Width in px of s[start:end] (end -1: to the end)."""
-        if end < 0:
-            end = len(s)
+        n = decode(s)
+        if end < 0 or end > n:
+            end = n
+        points = _points
         w = 0
         for i in range(start, end):
-            w += self.advance(ord(s[i]))
+            w += self.advance(points[i])
         return w
 
     def draw(self, fb, s, x, y, palette, key, start=0, end=-1):
@@ -142,21 +194,24 @@ class Font:
         palette: a 2x1 FrameBuffer of fb's format (background, ink); pixels
         equal to `key` after the palette are left untouched (-1: none).
         """
-        if end < 0:
-            end = len(s)
+        n = decode(s)
+        if end < 0 or end > n:
+            end = n
+        points = _points
         for i in range(start, end):
-            adv = self.load(ord(s[i]))
+            code = points[i]
+            adv = self.load(code)
             if adv < 0:
                 adv = self.advance(32)
-            elif s[i] != " ":
+            elif code != 32:
                 fb.blit(self.glyph, x, y, key, palette)
             x += adv
         return x
 
 
-def is_wide(ch):
-    """Whether a character is a CJK ideograph or fullwidth sign: a line may break beside it."""
-    return ord(ch) >= 0x2E80
+def _wide(code):
+    # a CJK ideograph or fullwidth sign: a line may break beside it
+    return code >= 0x2E80
 
 
 def break_lines(font, s, width, starts, most=8):
@@ -171,11 +226,12 @@ def break_lines(font, s, width, starts, most=8):
     lines are filled as full as they go (the caller shows those).  `starts`
     is a caller's list, long enough (len(s) + 1).
     """
-    total = font.width(s)
+    total = font.width(s)  # decodes s into _points, which _fill reads
+    chars = decode(s)
     n = 1
     while True:
-        count = _fill(font, s, width, starts, (total + n - 1) // n, n)
-        if count <= n or n >= len(s) or n >= most:
+        count = _fill(font, chars, width, starts, (total + n - 1) // n, n)
+        if count <= n or n >= chars or n >= most:
             return count
         n += 1
 
@@ -183,20 +239,22 @@ def break_lines(font, s, width, starts, most=8):
 def line_end(s, starts, k):
     """Where line k of break_lines ends, its trailing spaces left out."""
     end = starts[k + 1]
-    while end > starts[k] and s[end - 1] == " ":
+    decode(s)
+    while end > starts[k] and _points[end - 1] == 32:
         end -= 1
     return end
 
 
-def _fill(font, s, width, starts, target, wanted):
-    # greedy lines, each closed at the first break past `target` px (the last
-    # of the `wanted` lines takes all it can), or before `width`
+def _fill(font, n, width, starts, target, wanted):
+    # greedy lines of the n code points in _points, each closed at the first
+    # break past `target` px (the last of the `wanted` lines takes all it
+    # can), or before `width`
+    s = _points
     count = 0
     starts[0] = 0
     i = 0
-    n = len(s)
     while i < n:
-        while i < n and s[i] == " ":  # a line never starts with a space
+        while i < n and s[i] == 32:  # a line never starts with a space
             i += 1
         if i >= n:
             break
@@ -207,25 +265,20 @@ def _fill(font, s, width, starts, target, wanted):
         last_space = -1
         j = i
         while j < n:
-            adv = font.advance(ord(s[j]))
+            adv = font.advance(s[j])
             if w + adv > width:
-                if s[j] == " ":
+                if s[j] == 32:
                     last_space = j
                 break
-            if j > i and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1])):
+            if j > i and (s[j] == 32 or _wide(s[j]) or _wide(s[j - 1])):
                 last_break = j
-                if s[j] == " ":
+                if s[j] == 32:
                     last_space = j
             w += adv
             j += 1
-            if (
-                w >= target
-                and count < wanted
-                and j < n
-                and (s[j] == " " or is_wide(s[j]) or is_wide(s[j - 1]))
-            ):
+            if w >= target and count < wanted and j < n and (s[j] == 32 or _wide(s[j]) or _wide(s[j - 1])):
                 last_break = j
-                if s[j] == " ":
+                if s[j] == 32:
                     last_space = j
                 break
         if j >= n:

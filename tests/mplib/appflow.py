@@ -1,17 +1,32 @@
-"""The whole firmware (app, board layer, sim board, store) playing on one heap.
+"""The whole firmware (app, board layer, screens, fonts, store) playing on one heap.
 
-    micropython -X heapsize=64K appflow.py IMAGE THROWS PLAYERS
+    micropython appflow.py build IMAGE HISTORY            # a history to boot on
+    micropython -X heapsize=64K appflow.py run IMAGE THROWS PLAYERS
+    micropython -X heapsize=64K appflow.py resume IMAGE THROWS HELD SHOWN
 
-Boots the shipped App on the virtual board over a fresh LittleFS image in
-a host file (1 MB, outside the heap), plays THROWS throws through the
-app's own steps (the press path of App.throw minus the animation's
-sleeps: commit, show_result, live event, housekeeping; new games as games
-end), cuts the power in the middle of a throw's flash write half way,
-boots a new App on the same image (it must resume the same game with the
-last throw shown again), and plays on.  Prints "app.<figure> value unit":
-heap kept after boot, the largest heap kept after a throw, the longest
-gc.collect() pause, the press-to-result time, the largest free block at
-the end.  Any exception, a MemoryError included, fails the run.
+build makes a 1 MB LittleFS image in a host file (outside the heap) whose
+log holds HISTORY throws of 10-player games, played through the shipped
+Session.
+
+run copies it (IMAGE.run: the history stays as built, for the next run),
+boots the shipped App on the virtual board over the copy (the devkit
+profile: display.color's ColorScreen on sim.panels' emulated ST7789, its
+glass in a file, fonts read from display/fonts), starts a PLAYERS-player
+game, plays THROWS throws through the app's own steps (the press path of
+App.throw minus the animation's sleeps: commit, show_result, live event,
+housekeeping; new games as games end) and cuts the power in the middle of
+the next throw's flash write.  Its last line is "app.cut HELD SHOWN": the
+batches the game held and the record on the screen (hex) before the cut.
+
+resume is the power coming back: a new process, as a bowl's RAM is gone
+after a cut, boots a new App on IMAGE.run, which must resume that game
+with the last throw shown again and the "resumed" notice, and plays
+THROWS more throws.
+
+Both print "app.<figure> value unit": the heap kept after boot, the largest
+heap kept after a throw, the longest gc.collect() pause, the press-to-result
+time (max, total), the largest free block at the end, the throws played.
+Any exception, a MemoryError included, fails the run.
 """
 
 import gc
@@ -22,6 +37,35 @@ import vfs
 from sim.flash import FileFlash, PowerCut
 
 MOUNT = "/a"
+ROOT = MOUNT + "/data"  # the store's folder, as the sim board gives it
+
+
+def build(path, history):
+    from bobing.dice import Dice, SeededBytes
+    from bobing.rules import Rules
+    from bobing.session import Session
+    from bobing.store.store import Store
+
+    flash = FileFlash(path, blocks=256)
+    vfs.VfsLfs2.mkfs(flash)
+    vfs.mount(vfs.VfsLfs2(flash), MOUNT)
+    session = Session(Store(ROOT), Dice(SeededBytes(5)))
+    session.boot()
+    rules = Rules("xiamen")
+    for _ in range(history):
+        if session.game is None or session.game.ended:
+            session.new_game(rules, 10)
+        else:
+            session.throw()
+        session.maintain()
+    print("built %d" % session.store.seq)
+
+
+def copy(source, target):
+    buf = bytearray(512)
+    with open(source, "rb") as f, open(target, "wb") as out:
+        while f.readinto(buf):
+            out.write(buf)
 
 
 def boot(flash):
@@ -34,8 +78,10 @@ def boot(flash):
 
     vfs.mount(vfs.VfsLfs2(flash), MOUNT)
     board = simboard.build(
-        "devkit", VirtualClock(), MOUNT + "/data", simboard.Serial([Null()]), SeededBytes(6), ENTROPY_SEEDED
+        "devkit", VirtualClock(), ROOT, simboard.Serial([Null()]), SeededBytes(6), ENTROPY_SEEDED
     )
+    # the shipped colour screen, not the trace screen the sim falls back to without panels
+    assert type(board.screen).__name__ == "ColorScreen", board.screen
     app = App(board, fresh_start=True)
     app.boot()
     return app
@@ -74,13 +120,39 @@ def sample(figures):
     figures["peak"] = max(figures["peak"], gc.mem_alloc())
 
 
-def main(path, throws, players):
+def play(app, throws, figures):
+    for _ in range(throws):
+        step(app, figures)
+        sample(figures)
+
+
+def report(figures, base):
     from mp_heap import largest_free_block
 
+    print("app.peak_kept_bytes %d B" % (figures["peak"] - base))
+    print("app.longest_gc_pause_us %d us" % figures["gc_us"])
+    print("app.press_to_result_us_max %d us" % figures["press_us"])
+    print("app.press_to_result_us_total %d us" % figures["press_total_us"])
+    print("app.largest_free_block_bytes %d B" % largest_free_block())
+    print("app.throws %d throws" % figures["presses"])
+
+
+def power_off(flash, path):
+    """From now on nothing reaches the flash: what LittleFS still writes as
+    its open file is collected goes to the file `path`, lost as with the
+    power gone (raising PowerCut from a finalizer would only print a
+    MemoryError)."""
+    flash.file = open(path, "w+b")
+    flash.cut_at = -1
+
+
+def run(path, throws, players):
+    import mp_heap  # noqa: F401 (imported before the base, as resume() does)
+
+    copy(path, path + ".run")
     gc.collect()
     base = gc.mem_alloc()
-    flash = FileFlash(path, blocks=256)
-    vfs.VfsLfs2.mkfs(flash)
+    flash = FileFlash(path + ".run")
     figures = {"press_us": 0, "press_total_us": 0, "presses": 0, "gc_us": 0, "peak": 0}
     app = boot(flash)
     from app import settings as S
@@ -90,40 +162,42 @@ def main(path, throws, players):
     app.new_game()
     gc.collect()
     print("app.boot_kept_bytes %d B" % (gc.mem_alloc() - base))
-    for _ in range(throws // 2):
-        step(app, figures)
-        sample(figures)
-    # the power goes off in the middle of the next throw's flash write
-    game = app.session.game
+    play(app, throws, figures)
+    held = app.session.game.batches
     shown = app.session.shown
-    held = game.batches
+    # the power goes off in the middle of the next throw's flash write
     flash.cut_at = flash.ops
     try:
         step(app, figures)
         raise AssertionError("the power cut did not happen")
     except (PowerCut, OSError):
         pass
-    flash.cut_at = -1
-    try:
-        vfs.umount(MOUNT)
-    except OSError:
-        pass
-    app = game = None
+    power_off(flash, path + ".lost")
+    report(figures, base)
+    print("app.cut %d %s" % (held, "".join("%02x" % b for b in shown)))
+
+
+def resume(path, throws, held, shown):
+    import mp_heap  # noqa: F401
+
     gc.collect()
+    base = gc.mem_alloc()
+    flash = FileFlash(path + ".run")
+    figures = {"press_us": 0, "press_total_us": 0, "presses": 0, "gc_us": 0, "peak": 0}
     app = boot(flash)
+    gc.collect()
+    print("app.boot_kept_bytes %d B" % (gc.mem_alloc() - base))
     again = app.session.game
     assert again is not None and again.batches in (held, held + 1), (held, again and again.batches)
     assert app.session.shown == shown or again.batches == held + 1
     assert app.noticed == 21  # T_RESUMED: "resumed after a power cut" on the screen
-    for _ in range(throws - throws // 2):
-        step(app, figures)
-        sample(figures)
-    print("app.peak_kept_bytes %d B" % (figures["peak"] - base))
-    print("app.longest_gc_pause_us %d us" % figures["gc_us"])
-    print("app.press_to_result_us_max %d us" % figures["press_us"])
-    print("app.press_to_result_us_mean %d us" % (figures["press_total_us"] // figures["presses"]))
-    print("app.largest_free_block_bytes %d B" % largest_free_block())
-    print("app.throws %d throws" % figures["presses"])
+    play(app, throws, figures)
+    report(figures, base)
 
 
-main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+if sys.argv[1] == "build":
+    build(sys.argv[2], int(sys.argv[3]))
+elif sys.argv[1] == "run":
+    run(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+else:
+    resume(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), bytes.fromhex(sys.argv[5]))

@@ -24,6 +24,12 @@ SEGMENT_BYTES = const(4096)  # a segment fills at most one LittleFS block
 SEAL_MARGIN = const(512)  # maintain() seals once less room than this is left
 RESERVE_BLOCKS = const(8)  # kept free for snapshots, counters and metadata
 _ENOSPC = const(28)
+
+# The first Log's buffer, made when this module is imported: early in boot,
+# before the heap is cut up by the app's other objects, so the one 4 KB run
+# a bowl needs is found.  Made later, it fails with a fifth of the heap free
+# (docs/memory.md).  A second Log (after a power cut) makes its own.
+_first_buf = [bytearray(SEGMENT_BYTES)]
 _HEADER = rec.SEGMENT_HEADER_SIZE
 
 
@@ -119,7 +125,7 @@ class Log:
     def __init__(self, root):
         self.root = root
         self.seg_dir = root + "/seg"
-        self.buf = bytearray(SEGMENT_BYTES)
+        self.buf = _first_buf.pop() if _first_buf else bytearray(SEGMENT_BYTES)
         self.pending = _HEADER
         self.segments = []  # first sequence numbers, ascending (see all_segments)
         self.complete = False  # True once self.segments holds every segment file

@@ -1,0 +1,64 @@
+# The whole firmware on an ESP32's heap, driven from CPython by bench/run.py
+# through tests/mp.py: tests/mplib/appflow.py boots the shipped App on the
+# virtual board (devkit: the real colour screens on the emulated ST7789, the
+# fonts) on a flash holding a 2,000-throw history, starts a 10-player table,
+# plays 1,000 throws, cuts the power in the middle of a flash write, and in a
+# new process (RAM does not survive a power cut) boots again, resumes and
+# plays 1,000 more (tests/test_app_heap.py app_flow).
+#
+# Primary setting "esp32rom": micropython32 with the firmware executing in
+# place from a ROMFS image, as an ESP32 runs it from its ROMFS partition or
+# frozen; heap figures are the working heap beside the code (docs/memory.md).
+# Printed: the smallest working heap (bisected to 1 KB), and at FIGURES_HEAP
+# the heap kept after boot, the peak kept after a throw, the largest free
+# block after the 2,000 throws, the longest gc.collect() pause (it includes
+# scanning the image, about 0.2 ms here, which on an ESP32 is flash and never
+# scanned) and the time from an accepted press to the result on the panel
+# (commit to flash + drawing; the roll animation excluded).
+# (Loaded from .mpy files into the heap instead, which no ESP32 build does,
+# the same flow needs about 170 KB: docs/memory.md.  Not bisected here: it
+# doubled the bench's time for a figure no bowl meets.)
+#
+# Issue 8 asks for 64 KB (goal 48 KB).  Not met: the targets are what is
+# achieved now with a little room (the smallest heap moves by a kilobyte or
+# two from run to run: the collector scans the C stack and the image
+# conservatively), so a regression fails `make bench-check`.
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from mp import run_micropython  # noqa: E402
+from test_app_heap import FLOW, MPLIB, app_flow  # noqa: E402
+
+FIGURES_HEAP = 128 * 1024
+THROWS = 1000  # before the power cut, and as many after it
+
+
+def smallest(image, low, high):
+    """The smallest heap, to 1 KB, at which the whole flow passes (`high` must);
+    `low`: the issue's 64 KB, known to fail."""
+    app_flow(image, high, THROWS)
+    while high - low > 1024:
+        mid = (low + high) // 2
+        try:
+            app_flow(image, mid, THROWS)
+            high = mid
+        except AssertionError:
+            low = mid
+    return high
+
+
+with tempfile.TemporaryDirectory() as folder:
+    image = os.path.join(folder, "flash.img")
+    run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
+    rom = smallest(image, 64 * 1024, FIGURES_HEAP)
+    at = app_flow(image, FIGURES_HEAP, THROWS)
+print("app.rom.smallest_heap_bytes %d B %d" % (rom, 112 * 1024))
+print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 68 * 1024))
+print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 70 * 1024))
+print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])
+print("app.rom.longest_gc_pause_at_128K %d us -" % at["app.longest_gc_pause_us"])
+print("app.rom.press_to_result_max %d us -" % at["app.press_to_result_us_max"])
+print("app.rom.press_to_result_mean %d us -" % at["app.press_to_result_us_mean"])
