@@ -10,7 +10,7 @@
    copy only those that differ, with mpremote's file operations (folders
    made as needed).  boot.py and main.py go as source: MicroPython runs only
    those names at start-up; every other module goes as .mpy.
-4. With --board, write the board profile's name to /board.txt (one line,
+4. With --board, write the board profile's name to /profile (one line,
    e.g. `devkit`) when it differs: the firmware's main.py picks its board
    layer from it.
 5. Reset: `machine.reset()` typed at the REPL, not waited for.
@@ -27,7 +27,7 @@ from host_tools.cli import UsageError
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 SOURCE_ONLY = ("boot.py", "main.py")  # run by name at start-up: never compiled
-BOARD_FILE = "board.txt"
+BOARD_FILE = "profile"
 
 # For each path: "<size> <first 4 bytes of SHA-256, LE>" or "-" if missing.
 _SUMS = """import os,hashlib
@@ -49,9 +49,7 @@ for p in %r:
 def register(sub):
     p = sub.add_parser("deploy", help="compile the firmware and copy what changed to a bowl; set its board")
     p.add_argument("--port", required=True, metavar="PORT", help="the bowl's serial port")
-    p.add_argument(
-        "--board", metavar="PROFILE", help="board profile to set in /board.txt (devkit, cyd, oled, sim)"
-    )
+    p.add_argument("--board", metavar="PROFILE", help="board profile to set in /profile (devkit, cyd, oled)")
     p.add_argument(
         "--dest", default="/", metavar="DIR", help="folder on the board to deploy into (default /)"
     )

@@ -1,6 +1,6 @@
 """`bobing deploy` against the MicroPython unix port on a pty (tests/mplib/
 sync_bowl.py), into a folder of the test: only what changed is copied, the
-board profile lands in board.txt, and the copied firmware imports."""
+board profile lands in /profile, and the copied firmware imports."""
 
 import os
 import subprocess
@@ -20,7 +20,7 @@ def test_deploy_copies_what_changed_and_sets_the_board(tmp_path, capsys):
         assert main([*argv, "--board", "oled"]) == 0
         files = deploy_cmd.firmware_files()
         assert "%d of %d files copied" % (len(files) + 1, len(files) + 1) in capsys.readouterr().out
-        assert open(tmp_path / "dev" / "board.txt").read() == "oled\n"
+        assert open(tmp_path / "dev" / "profile").read() == "oled\n"
         for rel, data in files.items():
             assert open(tmp_path / "dev" / rel, "rb").read() == data
         assert main([*argv, "--board", "oled"]) == 0

@@ -2,7 +2,7 @@
 #   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/firmware/device/manifest.py
 # Frozen bytecode and constant strings run from flash, which is how the
 # whole firmware fits the ~100 KB heap of an ESP32 without PSRAM (loaded as
-# .mpy files the bytecode alone takes about 94 KB of heap: bench/mp_app.py).
+# .mpy files the bytecode alone takes about 94 KB of heap: docs/memory.md).
 # main.py is not frozen: copy it to the board's filesystem
 # (`mpremote cp firmware/main.py :main.py`), and write the profile's name
 # into /profile (`devkit`, `cyd` or `oled`; none means devkit).
