@@ -20,7 +20,7 @@
 # doubled the bench's time for a figure no bowl meets.)
 #
 # Issue 8 asks for 64 KB (goal 48 KB).  Not met: the targets are what is
-# achieved now with a little room (the smallest heap moves by a kilobyte or
+# achieved now with about 2 KB of room (the smallest heap moves by a kilobyte or
 # two from run to run: the collector scans the C stack and the image
 # conservatively), so a regression fails `make bench-check`.
 import os
@@ -55,9 +55,9 @@ with tempfile.TemporaryDirectory() as folder:
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
     rom = smallest(image, 64 * 1024, FIGURES_HEAP)
     at = app_flow(image, FIGURES_HEAP, THROWS)
-print("app.rom.smallest_heap_bytes %d B %d" % (rom, 112 * 1024))
-print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 68 * 1024))
-print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 70 * 1024))
+print("app.rom.smallest_heap_bytes %d B %d" % (rom, 114 * 1024))
+print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 70 * 1024))
+print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 72 * 1024))
 print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])
 print("app.rom.longest_gc_pause_at_128K %d us -" % at["app.longest_gc_pause_us"])
 print("app.rom.press_to_result_max %d us -" % at["app.press_to_result_us_max"])

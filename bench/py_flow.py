@@ -8,6 +8,10 @@
 # into RAM is 38 KB of it (flow.import_kept_bytes); frozen into the firmware
 # image (firmware/manifest.py) it runs from flash instead.  The targets here
 # are what the .mpy build achieves, so a regression fails `make bench-check`.
+# The log's 4 KB buffer is made at import (before the heap is cut up), so it
+# counts in import_kept, not only in booted_kept.  The largest free block
+# moves by 1-3 KB with allocation order (even the module path's length): its
+# bar sits below the 8-10 KB seen, so only a real regression trips it.
 import os
 import sys
 import tempfile
@@ -34,6 +38,6 @@ with tempfile.TemporaryDirectory() as folder:
     )
     figures = flow(image, HEAP)
 print("flow.smallest_heap_bytes %d B %d" % (smallest, 64 * 1024))
-print("flow.import_kept_bytes %d B 40960" % figures["flow.import_kept_bytes"])
+print("flow.import_kept_bytes %d B 45056" % figures["flow.import_kept_bytes"])
 print("flow.booted_kept_bytes %d B 49152" % figures["flow.booted_kept_bytes"])
-print("flow.largest_free_block_bytes_at_96K %d B >=8192" % figures["flow.largest_free_block_bytes"])
+print("flow.largest_free_block_bytes_at_96K %d B >=6144" % figures["flow.largest_free_block_bytes"])
