@@ -2,6 +2,8 @@
 and the line buffer behind the serial's command input."""
 
 import asyncio
+import select
+import sys
 import time
 
 from micropython import const
@@ -47,6 +49,28 @@ class LineBuffer:
             self._count += 1
         else:
             self._overflow = True
+        return None
+
+
+class StdinLines:
+    """Command lines from the serial that is sys.stdin (the ESP32's USB
+    serial, the sim's pseudo-terminal): readline() polls, never waits."""
+
+    def __init__(self):
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._line = LineBuffer()
+
+    def readline(self):
+        """A whole command line received (bytes, no line end), or None."""
+        source = sys.stdin.buffer
+        while self._poll.poll(0):
+            byte = source.read(1)
+            if not byte:
+                return None
+            line = self._line.feed(byte[0])
+            if line is not None:
+                return line
         return None
 
 

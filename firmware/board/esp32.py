@@ -7,7 +7,6 @@ network joined) so os.urandom draws from the true hardware RNG.
 """
 
 import os
-import select
 import sys
 import time
 
@@ -17,7 +16,7 @@ import network
 from micropython import const
 
 from board import pins
-from board.base import Board, Clock, LineBuffer
+from board.base import Board, Clock, StdinLines
 from board.dfplayer import DFPlayer
 from board.inputs import Inputs
 from board.sound import Sound
@@ -73,25 +72,11 @@ class Serial:
     lines in (readline() polls sys.stdin, never waits)."""
 
     def __init__(self):
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._line = LineBuffer()
+        self.readline = StdinLines().readline
 
     def write_line(self, text):
         sys.stdout.write(text)
         sys.stdout.write("\n")
-
-    def readline(self):
-        """A whole command line received (bytes, no line end), or None."""
-        source = sys.stdin.buffer
-        while self._poll.poll(0):
-            byte = source.read(1)
-            if not byte:
-                return None
-            line = self._line.feed(byte[0])
-            if line is not None:
-                return line
-        return None
 
 
 def switch(gpio):

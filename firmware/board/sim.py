@@ -12,15 +12,12 @@ pixels.  The USB serial is the unix port's stdio when sim.run runs with
 --serial (a pseudo-terminal: the REPL's, as on the ESP32).
 """
 
-import select
-import sys
-
 import micropython
 from sim.tracescreen import TraceScreen
 from sim.vclock import Reset, Watchdog
 
 from board import pins
-from board.base import Board, LineBuffer
+from board.base import Board, StdinLines
 from board.inputs import Inputs
 from board.sound import Sound
 
@@ -78,20 +75,7 @@ class TtySerial(Serial):
 
     def __init__(self, outs):
         super().__init__(outs, True)
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._line = LineBuffer()
-
-    def readline(self):
-        """A whole command line received (bytes, no line end), or None."""
-        while self._poll.poll(0):
-            byte = sys.stdin.buffer.read(1)
-            if not byte:
-                return None
-            line = self._line.feed(byte[0])
-            if line is not None:
-                return line
-        return None
+        self.readline = StdinLines().readline
 
 
 class _Null:
