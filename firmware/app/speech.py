@@ -229,7 +229,7 @@ def throw(said, events, game):
                 said.seat(event[1])
         elif kind == ev.END:
             said.text(tx.T_GAME_OVER)
-            said.text(tx.T_END_POOL_EMPTY - 1 + event[1])
+            said.text(tx.end_text(event[1]))
     if not game.ended:
         turn(said, game.turn, False)
 
@@ -262,7 +262,7 @@ def game_end(said, game):
     said.clear()
     said.text(tx.T_GAME_OVER)
     if game.end_reason:
-        said.text(tx.T_END_POOL_EMPTY - 1 + game.end_reason)
+        said.text(tx.end_text(game.end_reason))
     zy = game.zhuangyuan()
     if zy is None:
         said.text(tx.T_NO_ZHUANGYUAN)

@@ -70,14 +70,6 @@ _MAX_ITEMS = const(16)
 # long may no longer be free (docs/memory.md).  A second screen makes its own.
 _first_scratch = [bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)]
 
-_END_TEXTS = (
-    texts.T_GAME_OVER,
-    texts.T_END_POOL_EMPTY,
-    texts.T_END_LIUBO_HONG,
-    texts.T_END_LIUBO_HEI,
-    texts.T_END_BIANDIJIN,
-)
-
 
 class ColorScreen:
     """docs/device.md's Screen on a display.mipi panel (ST7789, ILI9341)."""
@@ -359,8 +351,9 @@ class ColorScreen:
         self._full()
         self._header(texts.T_GAME_OVER, -1, GOLD)
         y = _HEAD_H
-        if 0 < reason < len(_END_TEXTS):
-            y = self._band(y, self._pair(_END_TEXTS[reason], y, INK, -1) + 2, BG)
+        title = texts.end_text(reason)
+        if title != texts.T_GAME_OVER:  # the header says that already
+            y = self._band(y, self._pair(title, y, INK, -1) + 2, BG)
         # the 状元 and their throw, six small dice
         if zy_seat >= 0:
             self._text(self.mid, texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0], 8, y + 4, INK)

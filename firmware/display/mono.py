@@ -29,13 +29,6 @@ H = const(64)
 DIE = const(20)
 _NOTICE_TOP = const(48)
 
-_END_TEXTS = (
-    texts.T_GAME_OVER,
-    texts.T_END_POOL_EMPTY,
-    texts.T_END_LIUBO_HONG,
-    texts.T_END_LIUBO_HEI,
-    texts.T_END_BIANDIJIN,
-)
 _DIGITS = "0123456789+"
 
 
@@ -190,7 +183,7 @@ class MonoScreen:
         self._new()
         fb = self.fb
         # the reason says the game is over: 奖品领完, 六勃红 通吃...
-        title = _END_TEXTS[reason] if 0 < reason < len(_END_TEXTS) else texts.T_GAME_OVER
+        title = texts.end_text(reason)
         x = 4 + self._text(self.small, texts.TEXTS[title][0], 0, 0)
         if zy_seat >= 0:
             x += 2 + self._text(self.small, names.TIER_NAMES[5][0], x, 0)

@@ -180,3 +180,10 @@ class _Sentences:
 
 
 TEXTS = _Sentences()
+
+
+def end_text(reason):
+    """The sentence of a game's end reason (bobing.events END_POOL_EMPTY..
+    END_BIANDIJIN, 1..4: T_END_POOL_EMPTY..T_END_BIANDIJIN in that order),
+    T_GAME_OVER for any other."""
+    return T_END_POOL_EMPTY - 1 + reason if 0 < reason <= 4 else T_GAME_OVER
