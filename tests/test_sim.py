@@ -160,12 +160,13 @@ def test_rules_presets_reach_the_game_header(tmp_path):
 
 
 def read_until(fd, needle, seconds=30):
-    """Bytes read from fd until `needle` shows up (or the time is over)."""
+    """Bytes read from fd until the line holding `needle` has ended (or the
+    time is over): the bowl writes a line in pieces."""
     import select
 
     data = b""
     end = time.time() + seconds
-    while needle not in data and time.time() < end:
+    while (needle not in data or b"\n" not in data[data.find(needle) :]) and time.time() < end:
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
             try:

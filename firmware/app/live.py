@@ -3,6 +3,11 @@
 docs/events.md is the schema.  Lines are written with % formatting, keys in
 a fixed order, seats 1-based, tiers and kinds by the ids of bobing.names
 (as `bobing replay --json` names them).
+
+A line goes out in pieces of at most about 100 bytes (board.serial.write),
+never built whole: the end of a 20-player game is a 2 KB line, and one
+string that long wants a free run of heap that a long game may no longer
+have (docs/memory.md).  Each line's first piece starts '{"event": "NAME"'.
 """
 
 from bobing import events as ev
@@ -10,43 +15,29 @@ from bobing.names import KINDS, TIERS
 from bobing.rules import PRESETS
 
 
-def _tiers(counts):
-    # {"yixiu": n, ...} of six counts, every tier
-    return "{%s}" % ", ".join(['"%s": %d' % (TIERS[t], counts[t]) for t in range(6)])
-
-
-def _some(counts):
-    # {"tier": n} of the non-zero counts only
-    return "{%s}" % ", ".join(['"%s": %d' % (TIERS[t], counts[t]) for t in range(6) if counts[t]])
-
-
-def _faces(faces):
-    return "[%d, %d, %d, %d, %d, %d]" % tuple(faces)
-
-
-def _seat(seat):
-    return "null" if seat < 0 or seat == ev.NO_SEAT else "%d" % (seat + 1)
-
-
-def _seats(bits, players):
-    return "[%s]" % ", ".join(["%d" % (s + 1) for s in range(players) if bits & (1 << s)])
-
-
 class Live:
     def __init__(self, serial):
-        self.serial = serial
+        self.write = serial.write
+
+    def _tiers(self, counts, every=True):
+        # {"yixiu": n, ...}: every tier, or (every False) the non-zero counts only
+        write = self.write
+        sep = "{"
+        for t in range(6):
+            if every or counts[t]:
+                write('%s"%s": %d' % (sep, TIERS[t], counts[t]))
+                sep = ", "
+        write("{}" if sep == "{" else "}")
+
+    def _faces(self, faces):
+        self.write("[%d, %d, %d, %d, %d, %d]" % tuple(faces))
 
     def game(self, game, resumed, last):
         """A game started, or resumed after a power cut (`last`: the Outcome
         shown again, or None)."""
-        if last is None:
-            shown = "null"
-        elif last.void:
-            shown = '{"seat": %d, "dice": null, "void": true}' % (last.seat + 1)
-        else:
-            shown = '{"seat": %d, "dice": %s}' % (last.seat + 1, _faces(last.faces))
-        self.serial.write_line(
-            '{"event": "game", "players": %d, "rules": "%s", "sets": %d, "first": %d, "resumed": %s, "throws": %d, "last": %s}'
+        write = self.write
+        write(
+            '{"event": "game", "players": %d, "rules": "%s", "sets": %d, "first": %d, "resumed": %s, "throws": %d, "last": '
             % (
                 game.players,
                 PRESETS[game.rules.preset_id],
@@ -54,63 +45,74 @@ class Live:
                 game.first_seat + 1,
                 "true" if resumed else "false",
                 game.batches,
-                shown,
             )
         )
+        if last is None:
+            write("null}\n")
+        elif last.void:
+            write('{"seat": %d, "dice": null, "void": true}}\n' % (last.seat + 1))
+        else:
+            write('{"seat": %d, "dice": ' % (last.seat + 1))
+            self._faces(last.faces)
+            write("}}\n")
 
     def turn(self, game, out):
         """A throw or a void, once it is durable."""
+        write = self.write
         if out.void:
-            head = '{"event": "void", "n": %d, "seat": %d' % (game.batches, out.seat + 1)
+            write('{"event": "void", "n": %d, "seat": %d' % (game.batches, out.seat + 1))
         else:
-            head = (
-                '{"event": "throw", "n": %d, "seat": %d, "dice": %s, "kind": "%s", "won": %s, "taken": %s'
-                % (
-                    game.batches,
-                    out.seat + 1,
-                    _faces(out.faces),
-                    KINDS[out.award & 15],
-                    _some(out.won),
-                    _some(out.taken),
-                )
-            )
-        missed = ", ".join(['"%s"' % TIERS[t] for t in range(6) if out.missed & (1 << t)])
+            write('{"event": "throw", "n": %d, "seat": %d, "dice": ' % (game.batches, out.seat + 1))
+            self._faces(out.faces)
+            write(', "kind": "%s", "won": ' % KINDS[out.award & 15])
+            self._tiers(out.won, False)
+            write(', "taken": ')
+            self._tiers(out.taken, False)
+        write(', "missed": [')
+        sep = ""
+        for t in range(6):
+            if out.missed & (1 << t):
+                write('%s"%s"' % (sep, TIERS[t]))
+                sep = ", "
+        write('], "shared": ')
+        self._tiers(out.shared, False)
+        write(', "skipped": [')
+        sep = ""
+        for s in range(game.players):
+            if out.skipped & (1 << s):
+                write("%s%d" % (sep, s + 1))
+                sep = ", "
         zy = game.zhuangyuan()
-        self.serial.write_line(
-            '%s, "missed": [%s], "shared": %s, "skipped": %s, "zhuangyuan": %s, "remaining": %s}'
-            % (
-                head,
-                missed,
-                _some(out.shared),
-                _seats(out.skipped, game.players),
-                _seat(zy[0] if zy else -1),
-                _tiers(game.remaining),
-            )
-        )
+        write('], "zhuangyuan": %s, "remaining": ' % ("null" if zy is None else zy[0] + 1))
+        self._tiers(game.remaining)
+        write("}\n")
 
     def end(self, game, audit):
-        holdings = ", ".join(
-            ['"%d": %s' % (s + 1, _tiers(game.holdings[s * 6 : s * 6 + 6])) for s in range(game.players)]
+        write = self.write
+        write(
+            '{"event": "end", "reason": "%s", "throws": %d, "zhuangyuan": '
+            % (game.end_reason_name(), game.batches)
         )
         zy = game.zhuangyuan()
         if zy is None:
-            zhuangyuan = "null"
+            write("null")
         else:
-            zhuangyuan = '{"player": %d, "dice": %s, "kind": "%s"}' % (
-                zy[0] + 1,
-                _faces(ev.dice_of(zy[1])),
-                KINDS[zy[2]],
-            )
-        self.serial.write_line(
-            '{"event": "end", "reason": "%s", "throws": %d, "zhuangyuan": %s, "holdings": {%s}, "shared": %s, "audit": "%s"}'
-            % (game.end_reason_name(), game.batches, zhuangyuan, holdings, _tiers(game.shared), audit)
-        )
+            write('{"player": %d, "dice": ' % (zy[0] + 1))
+            self._faces(ev.dice_of(zy[1]))
+            write(', "kind": "%s"}' % KINDS[zy[2]])
+        write(', "holdings": {')
+        for s in range(game.players):
+            write('%s"%d": ' % (", " if s else "", s + 1))
+            self._tiers(game.holdings[s * 6 : s * 6 + 6])
+        write('}, "shared": ')
+        self._tiers(game.shared)
+        write(', "audit": "%s"}\n' % audit)
 
     def sync(self):
         """The app has left its loop for the host's sync (docs/sync.md)."""
-        self.serial.write_line('{"event": "sync"}')
+        self.write('{"event": "sync"}\n')
 
     def status(self, what, detail):
         """Anything else the host should know: what in out_of_service,
         flash_full, flash_warning, settings, resumed_issue, stuck."""
-        self.serial.write_line('{"event": "%s", "detail": "%s"}' % (what, detail.replace('"', "'")))
+        self.write('{"event": "%s", "detail": "%s"}\n' % (what, detail.replace('"', "'")))

@@ -78,9 +78,9 @@ class Board:
     """What the application is given; see docs/device.md for each attribute.
 
     name, screen, inputs, sound, random_bytes(n), entropy, flash_root,
-    serial (write_line(str): the live event lines; readline(): a command
-    line received, or None, never blocking: optional, a serial without it
-    takes no commands), clock, watchdog (feed(); release(): the app leaves
+    serial (write(str): live event text, in pieces, each line ended by
+    a newline; readline(): a command line received, or None, never
+    blocking: optional, a serial without it takes no commands), clock, watchdog (feed(); release(): the app leaves
     to the REPL, keep a started watchdog from resetting it); and for
     main.py: reset() (never returns), kbd_intr(on) (Ctrl-C from the USB
     serial on or off), lamp(on) (the ready lamp); speaker: the speech

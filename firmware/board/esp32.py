@@ -73,10 +73,7 @@ class Serial:
 
     def __init__(self):
         self.readline = StdinLines().readline
-
-    def write_line(self, text):
-        sys.stdout.write(text)
-        sys.stdout.write("\n")
+        self.write = sys.stdout.write
 
 
 def switch(gpio):

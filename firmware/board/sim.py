@@ -49,10 +49,9 @@ class Serial:
         self.outs = outs
         self.tty = tty
 
-    def write_line(self, text):
+    def write(self, text):
         for out in self.outs:
-            out.write(text)
-            out.write("\n")  # unix port files are unbuffered: no flush (fsync fails on a pipe)
+            out.write(text)  # unix port files are unbuffered: no flush (fsync fails on a pipe)
 
     def kbd_intr(self, on):
         """Ctrl-C from the serial on or off, as micropython.kbd_intr on the ESP32.

@@ -69,8 +69,8 @@ class Line:
         self.buffer = LineBuffer()
         self.ended = False
 
-    def write_line(self, text):
-        print(text)
+    def write(self, text):
+        print(text, end="")
         if text.startswith('{"event": "end"'):
             self.ended = True
 
