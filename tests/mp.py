@@ -36,6 +36,19 @@ MPY_TEST = os.path.join(ROOT, "build", "mpy-test")
 MICROPYTHON32 = os.path.join(os.path.dirname(ROOT), "shared", "tools", "micropython32")
 
 ROMFS_RUN = os.path.join(TOOLS, "romfs_run.py")
+# The scripts and helpers the "esp32rom" runs use, compiled into the image's
+# harness/ folder: a script there runs from flash like the firmware, so the
+# heap measured holds the firmware's objects and not the harness's bytecode
+# (about 7 KB of appflow's 11.5 KB base when compiled from source).
+HARNESS = tuple(
+    os.path.join(ROOT, *rel)
+    for rel in (
+        ("tests", "mplib", "appflow.py"),
+        ("tests", "mplib", "flow.py"),
+        ("tests", "mplib", "fakemachine.py"),
+        ("tools", "mp_heap.py"),
+    )
+)
 
 # every MicroPython test runs on these; ALL_PORTS adds the ROMFS setting
 PORTS = ("unix64", "esp32word")
@@ -67,13 +80,24 @@ def romfs_build():
     return _tool("romfs_build")
 
 
+def harness():
+    """{path in the image: .mpy file} of HARNESS, compiled into build/mpy-harness."""
+    files = {}
+    for source in HARNESS:
+        name = os.path.basename(source)[:-3] + ".mpy"
+        target = os.path.join(ROOT, "build", "mpy-harness", name)
+        mpy_build().compile_file(os.path.relpath(source, ROOT), target, ROOT)
+        files["harness/" + name] = target
+    return files
+
+
 def rom_image(mpy_dir=MPY_TEST):
-    """The ROMFS image of the .mpy tree `mpy_dir` and the fonts, brought up
-    to date once per process: build/romfs.img for build/mpy, build/romfs-test.img
-    for build/mpy-test."""
+    """The ROMFS image of the .mpy tree `mpy_dir`, the fonts and the harness,
+    brought up to date once per process: build/romfs.img for build/mpy,
+    build/romfs-test.img for build/mpy-test."""
     image = romfs_build().image_path(mpy_dir)
     if image not in _built:
-        romfs_build().build(image, mpy_dir)
+        romfs_build().build(image, mpy_dir, harness())
         _built.add(image)
     return image
 

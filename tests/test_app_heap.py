@@ -1,7 +1,8 @@
 """The whole firmware on an ESP32's heap: micropython32, the firmware in ROMFS.
 
-tests/mplib/appflow.py boots the shipped App on the virtual board (the
-devkit profile: the real colour screens on the emulated ST7789, the fonts)
+tests/mplib/appflow.py boots the shipped App on the bowl's own board
+layer (board.devkit: the colour screens on the ST7789 driver, the fonts,
+the piezo, the DFPlayer, the serial's live events) over faked pins and buses
 on a flash that already holds a history, starts a 10-player table, plays
 300 throws (whole games, new ones as they end) and cuts the power in the
 middle of a throw's flash write; then, in a new process as RAM does not
@@ -47,7 +48,7 @@ def app_flow(image, heapsize, throws, port="esp32rom", players=10):
 
     def half(*args):
         out = run_micropython(FLOW, heapsize, (MPLIB,), script_args=list(args), port=port)
-        lines = [line.split() for line in out.splitlines()]
+        lines = [line.split() for line in out.splitlines() if line.startswith("app.")]
         return {w[0]: w[1] if w[0] == "app.cut" else int(w[1]) for w in lines}, lines
 
     first, lines = half("run", image, str(throws), str(players))

@@ -31,23 +31,29 @@ def sources():
     return sorted(out)
 
 
+def compile_file(source, target, cwd):
+    """Compile `source` (a path relative to `cwd`, which names it in tracebacks)
+    into `target` unless `target` is newer than it and mpy-cross; True if compiled."""
+    compiler = os.path.getmtime(MPY_CROSS)  # a new mpy-cross recompiles everything
+    path = os.path.join(cwd, source)
+    if os.path.exists(target) and os.path.getmtime(target) >= max(os.path.getmtime(path), compiler):
+        return False
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    tmp = "%s.%d.tmp" % (target, os.getpid())
+    subprocess.run([MPY_CROSS, "-o", tmp, source], cwd=cwd, check=True)
+    os.replace(tmp, target)
+    return True
+
+
 def build(out=DEPLOY):
     """Bring `out` up to date with firmware/; returns how many files were compiled."""
     wanted = set()
     compiled = 0
-    compiler = os.path.getmtime(MPY_CROSS)  # a new mpy-cross recompiles everything
     for rel in sources():
         target = os.path.join(out, rel[:-3] + ".mpy")
         wanted.add(target)
-        source = os.path.join(FIRMWARE, rel)
-        if os.path.exists(target) and os.path.getmtime(target) >= max(os.path.getmtime(source), compiler):
-            continue
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        tmp = "%s.%d.tmp" % (target, os.getpid())
-        # run from firmware/ so tracebacks name the module as imported: bobing/game.py
-        subprocess.run([MPY_CROSS, "-o", tmp, rel], cwd=FIRMWARE, check=True)
-        os.replace(tmp, target)
-        compiled += 1
+        # from firmware/, so tracebacks name the module as imported: bobing/game.py
+        compiled += compile_file(rel, target, FIRMWARE)
     for folder, _, names in os.walk(out):
         for name in names:
             path = os.path.join(folder, name)

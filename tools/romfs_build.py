@@ -83,12 +83,13 @@ def image(files):
     return writer.finalise()
 
 
-def build(out=IMAGE, mpy_dir=None):
-    """Bring the .mpy tree up to date, write the image to `out`; returns its size in bytes."""
+def build(out=IMAGE, mpy_dir=None, extra=None):
+    """Bring the .mpy tree up to date, write the image to `out`; returns its size in bytes.
+    extra: more files for the image, {path in the image: host file}."""
     mpy_build = _mpy_build()
     mpy_dir = mpy_dir or mpy_build.DEPLOY
     mpy_build.build(mpy_dir)
-    data = image(tree(mpy_dir))
+    data = image({**tree(mpy_dir), **(extra or {})})
     os.makedirs(os.path.dirname(out), exist_ok=True)
     tmp = "%s.%d.tmp" % (out, os.getpid())
     with open(tmp, "wb") as f:

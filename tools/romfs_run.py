@@ -12,7 +12,10 @@ partition (mounted at /rom by the firmware) or, in the same way, frozen.
 The image stands for the flash: give -X heapsize the working heap wanted
 plus tools/romfs_build.py rom_heap(image size) bytes (tests/mp.py does), so what the script
 measures is that working heap.  The script then runs with sys.argv =
-[SCRIPT, ARG...] and its own globals (__name__ "__main__", __file__ SCRIPT).
+[SCRIPT, ARG...]: if the image's harness/ folder (tests/mp.py HARNESS) holds
+it compiled, it is imported from there and runs in place like the firmware;
+otherwise its source is compiled with its own globals (__name__ "__main__",
+__file__ SCRIPT).  harness/ is on sys.path after /rom.
 """
 
 import sys
@@ -27,8 +30,16 @@ def _mount(path):
     f.readinto(image)
     f.close()
     vfs.mount(vfs.VfsRom(image), "/rom")
-    sys.path.insert(0, "/rom")
+    sys.path[:0] = ["/rom", "/rom/harness"]
     return image
+
+
+def _in_image(module):
+    try:
+        open("/rom/harness/%s.mpy" % module).close()
+        return True
+    except OSError:
+        return False
 
 
 def _run(argv):
@@ -37,6 +48,11 @@ def _run(argv):
         sys.argv[:] = ["-c"] + argv[2:]
     else:
         name = argv[0]
+        module = name.rsplit("/", 1)[-1][:-3]
+        if _in_image(module):
+            sys.argv[:] = argv
+            __import__(module)
+            return
         with open(name) as f:
             source = f.read()
         sys.argv[:] = argv

@@ -9,14 +9,19 @@ log holds HISTORY throws of 10-player games, played through the shipped
 Session.
 
 run copies it (IMAGE.run: the history stays as built, for the next run),
-boots the shipped App on the virtual board over the copy (the devkit
-profile: display.color's ColorScreen on sim.panels' emulated ST7789, its
-glass in a file, fonts read from display/fonts), starts a PLAYERS-player
-game, plays THROWS throws through the app's own steps (the press path of
-App.throw minus the animation's sleeps: commit, show_result, live event,
+mounts the copy as the ESP32 has its flash (LittleFS at /, the store at
+/data), builds the bowl's own board layer, board.devkit (display.color's
+ColorScreen on the ST7789 driver, the fonts, the piezo, the DFPlayer, the
+USB serial's live events on stdout), on tests/mplib/fakemachine.py's pins
+and buses, boots the shipped App, starts a PLAYERS-player game, plays
+THROWS throws through the app's own steps (the press path of App.throw
+minus the animation's sleeps: commit, show_result, live event,
 housekeeping; new games as games end) and cuts the power in the middle of
-the next throw's flash write.  Its last line is "app.cut HELD SHOWN": the
-batches the game held and the record on the screen (hex) before the cut.
+the next throw's flash write.  Its last "app." line is "app.cut HELD
+SHOWN": the batches the game held and the record on the screen (hex)
+before the cut.  The dice are seeded (bobing.dice.SeededBytes, not the
+radio's os.urandom), so every run plays the same throws and the smallest
+heap is bisected over one flow.
 
 resume is the power coming back: a new process, as a bowl's RAM is gone
 after a cut, boots a new App on IMAGE.run, which must resume that game
@@ -33,11 +38,13 @@ import gc
 import sys
 import time
 
+import fakemachine
 import vfs
+from mp_heap import largest_free_block
 from sim.flash import FileFlash, PowerCut
 
 MOUNT = "/a"
-ROOT = MOUNT + "/data"  # the store's folder, as the sim board gives it
+ROOT = MOUNT + "/data"  # the store's folder, where /data is once the image is mounted at /
 
 
 def build(path, history):
@@ -69,27 +76,22 @@ def copy(source, target):
 
 
 def boot(flash):
+    """The bowl's power-up as main.py makes it, on the devkit profile."""
+    vfs.umount("/")  # the host's files: everything the harness needs is open or imported
+    vfs.mount(vfs.VfsLfs2(flash), "/")
+    fakemachine.install()
     from app.app import App
-    from board import sim as simboard
-    from sim.vclock import VirtualClock
+    from board import devkit
 
     from bobing.dice import SeededBytes
     from bobing.events import ENTROPY_SEEDED
 
-    vfs.mount(vfs.VfsLfs2(flash), MOUNT)
-    board = simboard.build(
-        "devkit", VirtualClock(), ROOT, simboard.Serial([Null()]), SeededBytes(6), ENTROPY_SEEDED
-    )
-    # the shipped colour screen, not the trace screen the sim falls back to without panels
-    assert type(board.screen).__name__ == "ColorScreen", board.screen
+    board = devkit.build()
+    board.random_bytes = SeededBytes(6)
+    board.entropy = ENTROPY_SEEDED
     app = App(board, fresh_start=True)
     app.boot()
     return app
-
-
-class Null:
-    def write(self, text):
-        pass
 
 
 def step(app, figures):
@@ -127,8 +129,6 @@ def play(app, throws, figures):
 
 
 def report(figures, base):
-    from mp_heap import largest_free_block
-
     print("app.peak_kept_bytes %d B" % (figures["peak"] - base))
     print("app.longest_gc_pause_us %d us" % figures["gc_us"])
     print("app.press_to_result_us_max %d us" % figures["press_us"])
@@ -137,19 +137,18 @@ def report(figures, base):
     print("app.throws %d throws" % figures["presses"])
 
 
-def power_off(flash, path):
+def power_off(flash, lost):
     """From now on nothing reaches the flash: what LittleFS still writes as
-    its open file is collected goes to the file `path`, lost as with the
-    power gone (raising PowerCut from a finalizer would only print a
+    its open file is collected goes to the host file `lost`, lost as with
+    the power gone (raising PowerCut from a finalizer would only print a
     MemoryError)."""
-    flash.file = open(path, "w+b")
+    flash.file = lost
     flash.cut_at = -1
 
 
 def run(path, throws, players):
-    import mp_heap  # noqa: F401 (imported before the base, as resume() does)
-
     copy(path, path + ".run")
+    lost = open(path + ".lost", "w+b")  # opened while the host's / is mounted
     gc.collect()
     base = gc.mem_alloc()
     flash = FileFlash(path + ".run")
@@ -172,14 +171,12 @@ def run(path, throws, players):
         raise AssertionError("the power cut did not happen")
     except (PowerCut, OSError):
         pass
-    power_off(flash, path + ".lost")
+    power_off(flash, lost)
     report(figures, base)
     print("app.cut %d %s" % (held, "".join("%02x" % b for b in shown)))
 
 
 def resume(path, throws, held, shown):
-    import mp_heap  # noqa: F401
-
     gc.collect()
     base = gc.mem_alloc()
     flash = FileFlash(path + ".run")
