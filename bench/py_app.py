@@ -1,7 +1,9 @@
 # The whole firmware on an ESP32's heap, driven from CPython by bench/run.py
 # through tests/mp.py: tests/mplib/appflow.py boots the shipped App on the
-# virtual board (devkit: the real colour screens on the emulated ST7789, the
-# fonts) on a flash holding a 2,000-throw history, starts a 10-player table,
+# bowl's own board layer (board.devkit: the colour screens on the ST7789
+# driver, the fonts, the piezo, the DFPlayer, the serial's live events, over
+# tests/mplib/fakemachine.py's pins and buses) on a flash holding a
+# 2,000-throw history, starts a 10-player table,
 # plays 1,000 throws, cuts the power in the middle of a flash write, and in a
 # new process (RAM does not survive a power cut) boots again, resumes and
 # plays 1,000 more (tests/test_app_heap.py app_flow).
@@ -19,8 +21,8 @@
 # the same flow needs about 170 KB: docs/memory.md.  Not bisected here: it
 # doubled the bench's time for a figure no bowl meets.)
 #
-# Issue 8 asks for 64 KB (goal 48 KB).  Not met: the targets are what is
-# achieved now with about 2 KB of room (the smallest heap moves by a kilobyte or
+# Issue 8 asks for 64 KB (goal 48 KB).  Not met (docs/memory.md says where
+# the heap goes): the targets are what is achieved now with about 2 KB of room (the smallest heap moves by a kilobyte or
 # two from run to run: the collector scans the C stack and the image
 # conservatively), so a regression fails `make bench-check`.
 import os
@@ -55,9 +57,9 @@ with tempfile.TemporaryDirectory() as folder:
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
     rom = smallest(image, 64 * 1024, FIGURES_HEAP)
     at = app_flow(image, FIGURES_HEAP, THROWS)
-print("app.rom.smallest_heap_bytes %d B %d" % (rom, 114 * 1024))
-print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 70 * 1024))
-print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 72 * 1024))
+print("app.rom.smallest_heap_bytes %d B %d" % (rom, 92 * 1024))
+print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 65 * 1024))
+print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 66 * 1024))
 print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])
 print("app.rom.longest_gc_pause_at_128K %d us -" % at["app.longest_gc_pause_us"])
 print("app.rom.press_to_result_max %d us -" % at["app.press_to_result_us_max"])

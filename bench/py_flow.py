@@ -4,10 +4,13 @@
 # with housekeeping, a power cut, a reboot (tests/mplib/flow.py).
 # Prints "name value unit target" lines.
 #
-# Issue 7 asks for 40 KB (goal 32 KB).  The firmware's .mpy bytecode loaded
-# into RAM is 38 KB of it (flow.import_kept_bytes); frozen into the firmware
-# image (firmware/manifest.py) it runs from flash instead.  The targets here
-# are what the .mpy build achieves, so a regression fails `make bench-check`.
+# Issue 7 asks for 40 KB (goal 32 KB) and imports kept <= 24 KB.  The
+# firmware's .mpy bytecode loaded into RAM is 38 KB of it (flow.import_kept_bytes);
+# from a ROMFS image or frozen (docs/memory.md) it runs from flash instead:
+# flow.rom.* is the same flow on the "esp32rom" setting, as an ESP32 runs it
+# (the harness compiled into the image too, tests/mp.py HARNESS).  The
+# targets are the issue's where met, else what is achieved with a little
+# room, so a regression fails `make bench-check`.
 # The log's 4 KB buffer is made at import (before the heap is cut up), so it
 # counts in import_kept, not only in booted_kept.  The largest free block
 # moves by 1-3 KB with allocation order (even the module path's length): its
@@ -25,19 +28,35 @@ FLOW = os.path.join(MPLIB, "flow.py")
 HEAP = 96 * 1024  # an ESP32 without PSRAM leaves about 100 KB to the application
 
 
-def flow(image, heapsize):
-    out = run_micropython(FLOW, heapsize, (MPLIB,), script_args=["run", image, "2000"], port="esp32word")
+def flow(image, heapsize, port):
+    out = run_micropython(FLOW, heapsize, (MPLIB,), script_args=["run", image, "2000"], port=port)
     return {line.split()[0]: int(line.split()[1]) for line in out.splitlines()}
 
 
-with tempfile.TemporaryDirectory() as folder:
-    image = os.path.join(folder, "flash.img")
-    run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "10000"], port="esp32word")
-    smallest = smallest_heap(
-        FLOW, low=32 * 1024, high=HEAP, step=1024, path=(MPLIB,), script_args=["run", image, "2000"]
-    )
-    figures = flow(image, HEAP)
+def measure(port):
+    """(smallest heap, figures at HEAP) of the flow on `port`."""
+    with tempfile.TemporaryDirectory() as folder:
+        image = os.path.join(folder, "flash.img")
+        run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "10000"], port=port)
+        smallest = smallest_heap(
+            FLOW,
+            low=24 * 1024,
+            high=HEAP,
+            step=1024,
+            port=port,
+            path=(MPLIB,),
+            script_args=["run", image, "2000"],
+        )
+        return smallest, flow(image, HEAP, port)
+
+
+smallest, figures = measure("esp32word")
 print("flow.smallest_heap_bytes %d B %d" % (smallest, 64 * 1024))
 print("flow.import_kept_bytes %d B 45056" % figures["flow.import_kept_bytes"])
 print("flow.booted_kept_bytes %d B 49152" % figures["flow.booted_kept_bytes"])
 print("flow.largest_free_block_bytes_at_96K %d B >=6144" % figures["flow.largest_free_block_bytes"])
+smallest, figures = measure("esp32rom")
+print("flow.rom.smallest_heap_bytes %d B %d" % (smallest, 43 * 1024))
+print("flow.rom.import_kept_bytes %d B %d" % (figures["flow.import_kept_bytes"], 24 * 1024))
+print("flow.rom.booted_kept_bytes %d B %d" % (figures["flow.booted_kept_bytes"], 26 * 1024))
+print("flow.rom.largest_free_block_bytes_at_96K %d B >=6144" % figures["flow.largest_free_block_bytes"])

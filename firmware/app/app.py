@@ -57,6 +57,7 @@ from app.settings import (
     VOLUME,
     Settings,
 )
+from app.voice import Voice
 from bobing import events as ev
 from bobing.dice import Dice
 from bobing.rules import PRESETS, Rules
@@ -101,8 +102,6 @@ class App:
         self.sync_asked = False
         self.voice = None
         if board.speaker is not None:
-            from app.voice import Voice
-
             self.voice = Voice(board.speaker)
         self.out = Outcome()
         self.fresh_start = fresh_start

@@ -6,15 +6,14 @@ with the pull-ups and RC of hardware/README.md section 4.2.  No speech
 module: the connectors bring out no free pin for its UART (board/pins.py).
 """
 
+from display.color import ColorScreen
+from display.ili9341 import ILI9341
 from machine import SPI, Pin
 
 from board import esp32, pins
 
 
 def build():
-    from display.color import ColorScreen
-    from display.ili9341 import ILI9341
-
     spi = SPI(
         pins.CYD_SPI_ID,
         baudrate=pins.CYD_SPI_HZ,

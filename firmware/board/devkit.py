@@ -1,14 +1,13 @@
 """ESP32-DevKitC + 2.0" ST7789 240x320 on SPI2: the build of hardware/README.md."""
 
+from display.color import ColorScreen
+from display.st7789 import ST7789
 from machine import SPI, Pin
 
 from board import esp32, pins
 
 
 def build():
-    from display.color import ColorScreen
-    from display.st7789 import ST7789
-
     spi = SPI(
         pins.DEVKIT_SPI_ID,
         baudrate=pins.DEVKIT_SPI_HZ,
