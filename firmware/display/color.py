@@ -38,16 +38,36 @@ def rgb(r, g, b):
     return (v & 255) << 8 | v >> 8
 
 
-BG = rgb(128, 16, 16)  # festive red
-BG_DARK = rgb(72, 8, 8)  # the dice tray and tables
-INK = rgb(255, 255, 255)
-GOLD = rgb(255, 208, 64)
-SOFT = rgb(255, 196, 180)  # visitor lines
-PAPER = rgb(250, 246, 232)  # die faces
-PIP = rgb(24, 24, 24)
-RED = rgb(220, 0, 0)
-NOTICE_BG = rgb(255, 208, 64)
-NOTICE_INK = rgb(40, 0, 0)
+# The palette: (background, dice tray and tables, ink, gold, visitor lines,
+# die faces, pips, red pips, notice band, notice ink), festive and high contrast
+# (set_contrast: white and yellow on black, for low vision).
+PALETTES = (
+    (
+        rgb(128, 16, 16),  # festive red
+        rgb(72, 8, 8),
+        rgb(255, 255, 255),
+        rgb(255, 208, 64),
+        rgb(255, 196, 180),
+        rgb(250, 246, 232),
+        rgb(24, 24, 24),
+        rgb(220, 0, 0),
+        rgb(255, 208, 64),
+        rgb(40, 0, 0),
+    ),
+    (
+        rgb(0, 0, 0),
+        rgb(0, 0, 0),
+        rgb(255, 255, 255),
+        rgb(255, 255, 0),
+        rgb(224, 224, 224),
+        rgb(255, 255, 255),
+        rgb(0, 0, 0),
+        rgb(255, 0, 0),
+        rgb(255, 255, 0),
+        rgb(0, 0, 0),
+    ),
+)
+BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = PALETTES[0]
 
 W = const(240)
 H = const(320)
@@ -240,10 +260,10 @@ class ColorScreen:
         self._band(y, H - y, BG_DARK)
         self._left_shown = True
 
-    def _rest(self, y, bg=BG):
-        """Fill from y to the bottom: the screen below its last band."""
+    def _rest(self, y, dark=False):
+        """Fill from y to the bottom: the screen below its last band (dark: the tables' colour)."""
         if y < H:
-            self.panel.fill(0, y, W, H - y, bg)
+            self.panel.fill(0, y, W, H - y, BG_DARK if dark else BG)
         self._left_shown = False
 
     def _full(self):
@@ -256,6 +276,14 @@ class ColorScreen:
     def set_language(self, visitor):
         """0: pinyin under the Chinese; 1: English.  Takes effect from the next screen drawn."""
         self.visitor = 1 if visitor else 0
+
+    def set_contrast(self, high):
+        """1: the high-contrast palette, 0: the festive one.  Takes effect from
+        the next screen drawn.  The colours are the module's globals, read as
+        each band is drawn (no per-screen copy): one panel per bowl."""
+        global BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK
+        BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = PALETTES[1 if high else 0]
+        self._full()
 
     def attract(self, players, preset):
         self._header(texts.T_TITLE, -1, GOLD)
@@ -345,7 +373,7 @@ class ColorScreen:
         if H - y >= 40:
             self._remaining(y, remaining)
         else:
-            self._rest(y, BG_DARK)
+            self._rest(y, True)
 
     def end(self, reason, zy_seat, zy_faces, holdings, players, audit):
         self._full()

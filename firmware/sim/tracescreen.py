@@ -49,6 +49,11 @@ class TraceScreen:
         if self.inner:
             self.inner.set_language(visitor)
 
+    def set_contrast(self, high):
+        self._line("set_contrast high=%s" % ("on" if high else "off"))
+        if self.inner:
+            self.inner.set_contrast(high)
+
     def attract(self, players, preset):
         self._line("attract players=%d preset=%d" % (players, preset))
         if self.inner:
