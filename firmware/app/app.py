@@ -295,9 +295,11 @@ class App:
             board.backlight(False)
             board.lamp(False)
             self.live.status("idle", "screen dark")
-            await self._wait(-1)
-            board.backlight(True)
-            board.lamp(self.lit)
+            try:
+                await self._wait(-1)
+            finally:  # also when the host's sync ends the wait: leave() shows its message
+                board.backlight(True)
+                board.lamp(self.lit)
 
     async def _wait(self, timeout_ms):
         ins = self.inputs
