@@ -109,10 +109,10 @@ class MonoScreen:
         """0: pinyin under the Chinese; 1: English.  Takes effect from the next screen drawn."""
         self.visitor = 1 if visitor else 0
 
-    def set_contrast(self, high):
+    def set_contrast(self, on):
         """1: the panel at full contrast (brightness), 0: its usual level; at once.
         White on black is as much contrast as the glass has: only the level changes."""
-        self.panel.contrast(CONTRAST_HIGH if high else CONTRAST_NORMAL)
+        self.panel.contrast(CONTRAST_HIGH if on else CONTRAST_NORMAL)
 
     def attract(self, players, preset):
         from bobing.rules import PRESETS

@@ -49,10 +49,10 @@ class TraceScreen:
         if self.inner:
             self.inner.set_language(visitor)
 
-    def set_contrast(self, high):
-        self._line("set_contrast high=%s" % ("on" if high else "off"))
+    def set_contrast(self, on):
+        self._line("set_contrast high=%s" % ("on" if on else "off"))
         if self.inner:
-            self.inner.set_contrast(high)
+            self.inner.set_contrast(on)
 
     def attract(self, players, preset):
         self._line("attract players=%d preset=%d" % (players, preset))
