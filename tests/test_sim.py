@@ -244,7 +244,8 @@ def test_the_menu_starts_a_new_game_with_seat_one_first_and_shows_the_rng_source
     trace = str(tmp_path / "trace")
     menu = ["referee-long"] + ["referee"] * 4 + ["throw"]  # Who starts: the draw -> seat 1
     menu += ["referee"] * 10 + ["throw"]  # About (item 14)
-    menu += ["throw"] + ["referee"] * 5 + ["throw"]  # leave About; speech x3, Back (18) -> New game (0)
+    # leave About; speech x3, idle, contrast, vibration, Back (21) -> New game (0)
+    menu += ["throw"] + ["referee"] * 8 + ["throw"]
     code, events, err = bobing_sim(
         ["--players", "6", "--seed", "8", "--trace", trace], ["throw", *menu, "throw"]
     )

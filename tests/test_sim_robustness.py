@@ -197,7 +197,7 @@ def test_kiosk_mode_the_menu_opens_only_with_the_right_pin(tmp_path):
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
     args = ["--flash", image, "--players", "3", "--seed", "2", "--trace", trace]
-    kiosk_on = ["referee-long"] + ["referee"] * 11 + ["throw"] + ["referee"] * 7 + ["throw"]  # Kiosk, Back
+    kiosk_on = ["referee-long"] + ["referee"] * 11 + ["throw"] + ["referee"] * 10 + ["throw"]  # Kiosk, Back
     code, events, err = sim("unix64", args, ["throw", *kiosk_on, "throw"])
     assert code == 0, err
     assert [e["event"] for e in events] == ["game", "throw", "throw"]

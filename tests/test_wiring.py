@@ -36,6 +36,7 @@ ROLE_WORDS = {
     "REFEREE": r"\bREFEREE\b",
     "BUZZER": r"\bpiezo(?: buzzer)?\b|\bbuzzer\b|\bspeaker amplifier\b",
     "LAMP": r"\blamp\b",
+    "MOTOR": r"\bvibration motor\b",
     "DF_TX": r"\bUART2 TX\b",
     "DF_RX": r"\bUART2 RX\b",
     "DF_BUSY": r"\bBUSY\b",
@@ -151,7 +152,11 @@ def test_every_pin_of_a_profile_is_on_its_own_wire_in_its_diagram(profile):
 
 @pytest.mark.parametrize(
     "name, roles",
-    [("wiring-switch-jack.svg", ("THROW",)), ("wiring-dfplayer.svg", ("DF_TX", "DF_RX", "DF_BUSY"))],
+    [
+        ("wiring-switch-jack.svg", ("THROW",)),
+        ("wiring-dfplayer.svg", ("DF_TX", "DF_RX", "DF_BUSY")),
+        ("wiring-motor.svg", ("MOTOR",)),
+    ],
 )
 def test_the_circuit_diagrams_name_each_profiles_pin(name, roles):
     svg = wiring.diagrams()[name]

@@ -33,8 +33,9 @@ _HOLDINGS = bytes(
 _LEFT = (12, 6, 3, 2, 1, 1)
 
 
-def scenes(screen):
-    """Draw every screen in turn on `screen` (ColorScreen or MonoScreen); yields each one's name."""
+def scenes(screen, color=False):
+    """Draw every screen in turn on `screen` (ColorScreen or MonoScreen); yields each one's name.
+    color: a ColorScreen, whose high-contrast palette has scenes of its own."""
     from display import texts as t
 
     from bobing.classify import F_WUZI_YIXIU, classify
@@ -111,17 +112,40 @@ def scenes(screen):
     yield "notice_flash_nearly_full"
     screen.notice(t.T_RELEASE_SWITCH)
     yield "notice_release_switch"
+    if not color:
+        return  # a mono panel's contrast is its brightness: the same pixels
+    screen.set_contrast(1)
+    screen.attract(4, 0)
+    yield "contrast_attract"
+    screen.turn(2, 4, _LEFT, 1, zy)
+    yield "contrast_turn"
+    faces = b"\x04\x04\x04\x04\x01\x01"
+    screen.result(3, faces, award(faces), 5, 1, -1, True, (11, 6, 3, 2, 1, 0), 3, faces)
+    yield "contrast_result"
+    screen.notice(t.T_RESUMED)
+    yield "contrast_notice"
+    screen.notice(-1)
+    screen.end(1, 3, b"\x04\x04\x04\x04\x01\x01", _HOLDINGS, 10, "5e1f03a9")
+    yield "contrast_end"
+    screen.menu(
+        t.T_MENU, (t.T_IDLE_TIMEOUT, t.T_HIGH_CONTRAST, t.T_VIBRATION, t.T_BACK), ("off", "on", "off", ""), 1
+    )
+    yield "contrast_menu"
+    screen.message(t.T_VOID_ASK, t.T_PRESS_AGAIN)
+    yield "contrast_void_ask"
+    screen.set_contrast(0)
 
 
 def dump(kind, out_dir):
     """MicroPython half: draw every scene on an emulated `kind` panel, saving each glass."""
     from sim import panels
 
-    if kind in ("st7789", "ili9341"):
+    color = kind in ("st7789", "ili9341")
+    if color:
         screen, glass = panels.color_screen(kind, out_dir + "/glass.mem")
     else:
         screen, glass = panels.mono_screen(kind)
-    for name in scenes(screen):
+    for name in scenes(screen, color):
         glass.save("%s/%s.gls" % (out_dir, name))
         print(name)
 

@@ -8,7 +8,9 @@ ids: the same pins.py always gives the same bytes):
       profile, from the ESP32 to what it drives (hardware/README.md §2);
   wiring-switch-jack.svg  the THROW input: big button and 3.5 mm jack in
       parallel, 10 kOhm pull-up, 1 kOhm series, 100 nF, TVS (§4.2);
-  wiring-dfplayer.svg  the speech module on UART2 with BUSY (§4.5).
+  wiring-dfplayer.svg  the speech module on UART2 with BUSY (§4.5);
+  wiring-motor.svg  the optional vibration motor: N-MOSFET low side,
+      gate resistor and pull-down, flyback diode (§4.7).
 Every number comes from firmware/board/pins.py, read as a module on CPython
 (its `from micropython import const` is answered by host_tools/shim).  A pin
 name this file does not know stops the run: a new pin needs its wire drawn.
@@ -66,6 +68,7 @@ _ROLES = {
     "REFEREE": ("referee button / key switch, 10 kΩ pull-up, 100 nF", "1 kΩ"),
     "BUZZER": ("passive piezo to GND", "100 Ω"),
     "LAMP": ("button lamp N-MOSFET gate", "100 Ω"),
+    "MOTOR": ("vibration motor N-MOSFET gate (wiring-motor.svg)", "100 Ω"),
     "DF_TX": ("DFPlayer RX (wiring-dfplayer.svg)", "1 kΩ"),
     "DF_RX": ("DFPlayer TX", ""),
     "DF_BUSY": ("DFPlayer BUSY, 10 kΩ pull-up to 3V3", ""),
@@ -311,6 +314,42 @@ def dfplayer_svg(pins):
     return _svg(drawing)
 
 
+def motor_svg(pins):
+    """The vibration motor of §4.7: GPIO -> 100 Ohm -> N-MOSFET gate (100 kOhm
+    pull-down: off while the pin floats at boot), the motor from 3V3 to the
+    drain with a 1N4148 flyback diode across it, source to GND."""
+    drawing = _drawing()
+    drawing += elm.Dot(open=True)
+    _text(drawing, "MOTOR: " + gpio_by_profile(pins, "MOTOR"), "left")
+    drawing += elm.Resistor().right(4).label("R 100 Ω")
+    drawing += elm.Dot()
+    gate_node = drawing.here
+    drawing += elm.Line().right(1.5)
+    fet = elm.NFet().reverse().anchor("gate")
+    drawing += fet
+    drawing.here = (fet.drain.x + 0.4, fet.gate.y)
+    _text(drawing, "Q AO3400 / 2N7000")
+    ground_y = gate_node.y - 2.5
+    drawing += elm.Resistor().at(gate_node).down().toy(ground_y).label("100 kΩ", loc="top")
+    drawing += elm.Ground()
+    drawing += elm.Line().at(fet.source).toy(ground_y)
+    drawing += elm.Ground()
+    drawing += elm.Line().at(fet.drain).up(1)
+    drawing += elm.Dot()
+    drain = drawing.here
+    drawing += elm.Motor().up()
+    drawing += elm.Dot()
+    top = drawing.here
+    drawing.here = (top.x + 0.9, (top.y + drain.y) / 2)
+    _text(drawing, "M coin motor, 3 V, 60-90 mA")
+    drawing.here = top
+    drawing += elm.Vdd().label("3V3")
+    drawing += elm.Line().at(drain).left(3)
+    drawing += elm.Diode().up().toy(top).label("D 1N4148 flyback", loc="top")
+    drawing += elm.Line().right(3)
+    return _svg(drawing)
+
+
 def diagrams():
     """{file name: SVG text} of every diagram, from pins.py as it is now."""
     schemdraw.use("svg")
@@ -318,6 +357,7 @@ def diagrams():
     out = {"wiring-%s.svg" % profile: profile_svg(pins, profile) for profile in PROFILES}
     out["wiring-switch-jack.svg"] = switch_jack_svg(pins)
     out["wiring-dfplayer.svg"] = dfplayer_svg(pins)
+    out["wiring-motor.svg"] = motor_svg(pins)
     return out
 
 

@@ -12,7 +12,10 @@ at most 1 s); presses locked out for the announcement ANNOUNCE_MS after
 the result; the result stays up RESULT_HOLD_MS before "whose turn" (a
 press in between throws at once); a void needs its second referee press
 within CONFIRM_MS; in kiosk mode the end screen starts the next game after
-KIOSK_END_MS.
+KIOSK_END_MS.  Idle timeout (the IDLE_MIN setting, 0: never): waiting
+for a press that long with nothing pressed, the screen goes dark and the
+lamp off; the next press only lights them again (never a throw), and the
+game and the picture are as they were.
 
 Speech (board.speaker, app/voice.py): every throw and void is announced
 once durable (the award, the six faces, what changed, whose turn), and the
@@ -42,6 +45,8 @@ from app.live import Live
 from app.outcome import Outcome
 from app.settings import (
     ACCEPT_MS,
+    CONTRAST,
+    IDLE_MIN,
     KIOSK,
     LANGUAGE,
     LONG_MS,
@@ -54,6 +59,7 @@ from app.settings import (
     SPEECH_LANGUAGE,
     SPEECH_VOLUME,
     STARTER,
+    VIBRATION,
     VOLUME,
     Settings,
 )
@@ -110,6 +116,7 @@ class App:
         self.hold = -1  # ms the result stays before the turn screen, -1: nothing pending
         self.busy_since = self.clock.ticks_ms()
         self.noticed = -1  # the notice band shown, -1: none
+        self.lit = False  # the ready lamp, as last set
         self.warned = False  # flash nearly full, told once per boot
         self._zy_faces = [1] * 6
         self._roll_faces = [1] * 6
@@ -178,7 +185,9 @@ class App:
         sound = self.board.sound
         sound.volume = s[VOLUME]
         sound.muted = bool(s[MUTE])
+        sound.vibrate = bool(s[VIBRATION])
         self.screen.set_language(s[LANGUAGE])
+        self.screen.set_contrast(s[CONTRAST])
         if self.voice is not None:
             self.voice.apply(s[SPEECH], s[SPEECH_LANGUAGE], s[SPEECH_VOLUME])
         self.board.kbd_intr(not s[KIOSK])  # kiosk: no Ctrl-C from the USB serial
@@ -271,7 +280,27 @@ class App:
     async def wait(self, timeout_ms):
         """The next press (THROW, REFEREE, REFEREE_LONG) or 0 on timeout;
         the stuck-switch hint is handled here.  SyncRequested once the host's
-        `sync` line came (checked every SERIAL_MS while waiting)."""
+        `sync` line came (checked every SERIAL_MS while waiting).  A wait
+        without a timeout goes dark after the idle timeout, and the press
+        that lights it again is taken here: the caller never sees it."""
+        idle = self.settings[IDLE_MIN]
+        if timeout_ms >= 0 or not idle:
+            return await self._wait(timeout_ms)
+        while True:
+            event = await self._wait(idle * 60000)
+            if event:
+                return event
+            board = self.board
+            board.backlight(False)
+            board.lamp(False)
+            self.live.status("idle", "screen dark")
+            try:
+                await self._wait(-1)
+            finally:  # also when the host's sync ends the wait: leave() shows its message
+                board.backlight(True)
+                board.lamp(self.lit)
+
+    async def _wait(self, timeout_ms):
         ins = self.inputs
         clock = self.clock
         start = clock.ticks_ms()
@@ -496,6 +525,7 @@ class App:
             self.lamp(True)
 
     def lamp(self, on):
+        self.lit = on
         self.board.lamp(on)
 
     def notice(self, text):

@@ -39,6 +39,9 @@ ITEMS = (
     T.T_SPEECH,  # on / off
     T.T_SPEECH,  # the language (card folder)
     T.T_SPEECH,  # the volume
+    T.T_IDLE_TIMEOUT,
+    T.T_HIGH_CONTRAST,
+    T.T_VIBRATION,
     T.T_BACK,
 )
 # the setting each item steps, 255: an action
@@ -62,6 +65,9 @@ _SETTING = bytes(
         S.SPEECH,
         S.SPEECH_LANGUAGE,
         S.SPEECH_VOLUME,
+        S.IDLE_MIN,
+        S.CONTRAST,
+        S.VIBRATION,
         255,
     )
 )
@@ -77,10 +83,12 @@ def values(settings):
             out.append(PRESETS[v])
         elif k == S.STARTER:
             out.append("seat 1" if v else "draw")
-        elif k == S.MUTE or k == S.KIOSK or k == S.SPEECH:
+        elif k == S.MUTE or k == S.KIOSK or k == S.SPEECH or k == S.CONTRAST or k == S.VIBRATION:
             out.append("on" if v else "off")
         elif k == S.SPEECH_LANGUAGE:
             out.append(VOICES[v] if v < len(VOICES) else "folder %d" % v)
+        elif k == S.IDLE_MIN:
+            out.append("%d min" % v if v else "off")
         elif k == S.SPEECH_VOLUME:
             out.append("vol %d" % v)
         elif k == S.LANGUAGE:

@@ -33,7 +33,10 @@ PIN = const(11)  # 4 digits, 0000..9999
 SPEECH = const(12)  # 1: announcements spoken on the DFPlayer (silent without one)
 SPEECH_LANGUAGE = const(13)  # the card folder: 1 Mandarin, 2 Cantonese, 3 English, 4..9 recordings
 SPEECH_VOLUME = const(14)  # the module's 0..30 (hardware/README.md 4.5: <= 20 on a small speaker)
-COUNT = const(15)
+IDLE_MIN = const(15)  # minutes without a press before the screen goes dark, 0: never (switch users)
+CONTRAST = const(16)  # 1: high contrast (colour: white and yellow on black; OLED: full contrast)
+VIBRATION = const(17)  # 1: the vibration motor buzzes with the piezo (a pulse a note)
+COUNT = const(18)
 
 # default, lowest, highest, step of each setting, in the order above
 RANGES = (
@@ -52,6 +55,9 @@ RANGES = (
     (1, 0, 1, 1),
     (1, 1, 9, 1),
     (20, 0, 30, 1),
+    (0, 0, 60, 5),
+    (0, 0, 1, 1),
+    (0, 0, 1, 1),
 )
 
 _MAGIC = b"BS1"

@@ -84,7 +84,9 @@ class Board:
     to the REPL, keep a started watchdog from resetting it); and for
     main.py: reset() (never returns), kbd_intr(on) (Ctrl-C from the USB
     serial on or off), lamp(on) (the ready lamp); speaker: the speech
-    module (board.dfplayer.DFPlayer), None when none is fitted or wired.
+    module (board.dfplayer.DFPlayer), None when none is fitted or wired;
+    backlight(on): the screen lit or dark (the idle timeout; what it shows
+    is kept, so lighting it again shows the same picture).
     """
 
     def __init__(
@@ -102,6 +104,7 @@ class Board:
         reset,
         kbd_intr,
         lamp,
+        backlight,
         speaker=None,
     ):
         self.name = name
@@ -117,4 +120,5 @@ class Board:
         self.reset = reset
         self.kbd_intr = kbd_intr
         self.lamp = lamp
+        self.backlight = backlight
         self.speaker = speaker

@@ -23,9 +23,11 @@ def build():
         mosi=Pin(pins.CYD_MOSI),
         miso=Pin(pins.CYD_MISO),
     )
-    Pin(pins.CYD_BL, Pin.OUT, value=1)  # low at reset: the panel is dark until this
     panel = ILI9341(spi, cs=Pin(pins.CYD_CS, Pin.OUT, value=1), dc=Pin(pins.CYD_DC, Pin.OUT), rst=None)
+    light = esp32.screen_light(panel, pins.CYD_BL)  # BL low at reset: dark until this, before drawing
     Pin(pins.CYD_LED_RED, Pin.OUT, value=1)  # active low: off
     Pin(pins.CYD_LED_BLUE, Pin.OUT, value=1)
     lamp = esp32.output(pins.CYD_LED_GREEN, on_level=0)
-    return esp32.build("cyd", ColorScreen(panel), pins.CYD_THROW, pins.CYD_REFEREE, pins.CYD_BUZZER, lamp)
+    return esp32.build(
+        "cyd", ColorScreen(panel), pins.CYD_THROW, pins.CYD_REFEREE, pins.CYD_BUZZER, lamp, light
+    )

@@ -16,7 +16,6 @@ def build():
         sck=Pin(pins.DEVKIT_SCK),
         mosi=Pin(pins.DEVKIT_MOSI),
     )
-    Pin(pins.DEVKIT_BL, Pin.OUT, value=1)
     panel = ST7789(
         spi,
         cs=Pin(pins.DEVKIT_CS, Pin.OUT, value=1),
@@ -32,5 +31,7 @@ def build():
         pins.DEVKIT_REFEREE,
         pins.DEVKIT_BUZZER,
         lamp,
+        esp32.screen_light(panel, pins.DEVKIT_BL),
         speaker,
+        pins.DEVKIT_MOTOR,
     )

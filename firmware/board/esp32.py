@@ -1,6 +1,6 @@
 """What every ESP32 profile shares: the radio for true randomness, the WDT,
-the USB serial (event lines out, command lines in), switches, the piezo and
-the optional DFPlayer on their pins, reset.
+the USB serial (event lines out, command lines in), switches, the piezo, the
+optional vibration motor and DFPlayer on their pins, the screen's light, reset.
 
 hardware/README.md section 5: the radio is switched on (station mode, no
 network joined) so os.urandom draws from the true hardware RNG.
@@ -102,6 +102,20 @@ def output(gpio, on_level=1):
     return lambda on: pin.value(on_level if on else 1 - on_level)
 
 
+def screen_light(panel, bl_gpio=-1):
+    """A `backlight(on)` for the Board: the panel's display on or off (its
+    picture kept) and, with bl_gpio, the backlight pin (only switched where
+    the module has its own BL transistor: hardware/README.md 4.1)."""
+    pin = None if bl_gpio < 0 else machine.Pin(bl_gpio, machine.Pin.OUT, value=1)
+
+    def light(on):
+        panel.power(on)
+        if pin is not None:
+            pin.value(1 if on else 0)
+
+    return light
+
+
 def dfplayer(tx_gpio, rx_gpio, busy_gpio):
     """The DFPlayer Mini on UART2 (hardware/README.md 4.5); BUSY has an
     external pull-up, so a bowl without the module reads idle and stays silent."""
@@ -109,15 +123,16 @@ def dfplayer(tx_gpio, rx_gpio, busy_gpio):
     return DFPlayer(uart, machine.Pin(busy_gpio, machine.Pin.IN), time.ticks_ms())
 
 
-def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, speaker=None):
-    """The Board of an ESP32 profile around its screen; speaker: dfplayer() or None."""
+def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, backlight, speaker=None, motor_gpio=-1):
+    """The Board of an ESP32 profile around its screen; backlight: screen_light();
+    speaker: dfplayer() or None; motor_gpio: the vibration motor's MOSFET gate, -1: none."""
     clock = Clock()
     entropy = radio_on()
     return Board(
         name,
         screen,
         Inputs(switch(throw_gpio), switch(referee_gpio), clock),
-        Sound(piezo(buzzer_gpio), clock),
+        Sound(piezo(buzzer_gpio), clock, output(motor_gpio) if motor_gpio >= 0 else None),
         os.urandom,
         entropy,
         FLASH_ROOT,
@@ -127,5 +142,6 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, speaker=Non
         machine.reset,
         lambda on: micropython.kbd_intr(3 if on else -1),
         lamp,
+        backlight,
         speaker,
     )

@@ -13,5 +13,13 @@ def build():
     lamp = esp32.output(pins.OLED_LAMP)
     speaker = esp32.dfplayer(pins.OLED_DF_TX, pins.OLED_DF_RX, pins.OLED_DF_BUSY)
     return esp32.build(
-        "oled", MonoScreen(panel), pins.OLED_THROW, pins.OLED_REFEREE, pins.OLED_BUZZER, lamp, speaker
+        "oled",
+        MonoScreen(panel),
+        pins.OLED_THROW,
+        pins.OLED_REFEREE,
+        pins.OLED_BUZZER,
+        lamp,
+        esp32.screen_light(panel),
+        speaker,
+        pins.OLED_MOTOR,
     )

@@ -28,7 +28,7 @@ DEVKIT_LAMP = const(26)  # button lamp MOSFET gate: lit = ready to throw
 DEVKIT_DF_TX = const(17)  # UART2 to the DFPlayer (speech, optional)
 DEVKIT_DF_RX = const(16)
 DEVKIT_DF_BUSY = const(35)  # low = playing; external pull-up
-# GPIO13 is kept for the optional vibration motor (docs/accessibility.md; not driven yet)
+DEVKIT_MOTOR = const(13)  # vibration motor MOSFET gate (optional); not 14: it toggles at boot
 
 # --- oled: the same DevKitC plan, SSD1306 128x64 on I2C instead of the TFT ---
 OLED_I2C_ID = const(0)
@@ -43,6 +43,7 @@ OLED_LAMP = const(26)
 OLED_DF_TX = const(17)  # the DevKitC plan's DFPlayer wiring, unchanged
 OLED_DF_RX = const(16)
 OLED_DF_BUSY = const(35)
+OLED_MOTOR = const(13)  # the DevKitC plan's vibration motor, unchanged
 
 # --- cyd: ESP32-2432S028R, 2.8" ILI9341 240x320 on HSPI, fixed board wiring ---
 CYD_SPI_ID = const(1)  # HSPI

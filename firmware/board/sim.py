@@ -83,14 +83,19 @@ class _Null:
 
 
 class SimSound(Sound):
-    """The piezo as one line per pattern: `sound HZ:MS ...` (HZ 0: a rest)."""
+    """The piezo as one line per pattern: `sound HZ:MS ...` (HZ 0: a rest);
+    the vibration motor (motor=True: the profile has its pin) as a line per
+    change, `motor on` / `motor off`."""
 
-    def __init__(self, clock, trace):
-        super().__init__(self._tone, clock)
+    def __init__(self, clock, trace, motor=False):
+        super().__init__(self._tone, clock, self._motor_line if motor else None)
         self.trace = trace
 
     def _tone(self, hz, volume):
         pass
+
+    def _motor_line(self, on):
+        self.trace.write("motor on\n" if on else "motor off\n")
 
     def play(self, pattern):
         if not self.muted and pattern:
@@ -108,7 +113,7 @@ def screen_for(profile, trace, glass=None):
     the file holding a colour panel's memory (None: a private temporary
     one); the panel driver is `screen.panel` and its glass `.glass`.  With a
     `trace` stream the trace screen wraps it, so tests read the words of
-    what the pixels show."""
+    what the pixels show.  Returns (screen, panel)."""
     import sim.panels
 
     panel = sim.panels.panel(profile, glass)
@@ -121,8 +126,8 @@ def screen_for(profile, trace, glass=None):
 
         screen = ColorScreen(panel)  # type: ignore[assignment]  # the same Screen methods
     if trace is None:
-        return screen, panel.glass
-    return TraceScreen(trace, screen), panel.glass
+        return screen, panel
+    return TraceScreen(trace, screen), panel
 
 
 class SimBoard(Board):
@@ -166,16 +171,21 @@ def build(
     (default: trace)."""
     keys = keys or Keys()
     lines = lines or trace or _Null()
-    screen, panel_glass = screen_for(profile, trace, glass)
+    screen, panel = screen_for(profile, trace, glass)
+
+    def light(on):  # the emulated panel goes dark as the real one does
+        panel.power(on)
+        lines.write("backlight on\n" if on else "backlight off\n")
+
     return SimBoard(
         profile,
         keys,
-        panel_glass,
+        panel.glass,
         speaker,
         "sim",
         screen,
         Inputs(keys.throw, keys.referee, clock),
-        SimSound(clock, lines),
+        SimSound(clock, lines, profile != "cyd"),  # cyd: no pin for a motor (board/pins.py)
         random_bytes,
         entropy,
         flash_root,
@@ -185,4 +195,5 @@ def build(
         _reset,
         serial.kbd_intr,
         lambda on: lines.write("lamp %s\n" % ("on" if on else "off")),
+        light,
     )

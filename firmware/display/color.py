@@ -38,16 +38,33 @@ def rgb(r, g, b):
     return (v & 255) << 8 | v >> 8
 
 
-BG = rgb(128, 16, 16)  # festive red
-BG_DARK = rgb(72, 8, 8)  # the dice tray and tables
-INK = rgb(255, 255, 255)
-GOLD = rgb(255, 208, 64)
-SOFT = rgb(255, 196, 180)  # visitor lines
-PAPER = rgb(250, 246, 232)  # die faces
-PIP = rgb(24, 24, 24)
-RED = rgb(220, 0, 0)
-NOTICE_BG = rgb(255, 208, 64)
-NOTICE_INK = rgb(40, 0, 0)
+# The palettes: background, dice tray and tables, ink, gold, visitor lines,
+# die faces, pips, red pips, notice band, notice ink.  Festive (0..9), then
+# high contrast (10..19, set_contrast: white and yellow on black, for low
+# vision).  One flat tuple: a tuple each would keep 16 bytes more of heap.
+PALETTES = (
+    rgb(128, 16, 16),  # festive red
+    rgb(72, 8, 8),
+    rgb(255, 255, 255),
+    rgb(255, 208, 64),
+    rgb(255, 196, 180),
+    rgb(250, 246, 232),
+    rgb(24, 24, 24),
+    rgb(220, 0, 0),
+    rgb(255, 208, 64),
+    rgb(40, 0, 0),
+    rgb(0, 0, 0),  # black
+    rgb(0, 0, 0),
+    rgb(255, 255, 255),
+    rgb(255, 255, 0),  # yellow
+    rgb(224, 224, 224),
+    rgb(255, 255, 255),
+    rgb(0, 0, 0),
+    rgb(255, 0, 0),
+    rgb(255, 255, 0),
+    rgb(0, 0, 0),
+)
+BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = PALETTES[:10]
 
 W = const(240)
 H = const(320)
@@ -209,21 +226,18 @@ class ColorScreen:
         draw_die(fb, 0, -sy, DIE, face, PAPER if face else BG_DARK, PIP, RED, -1)
         self.panel.blit(x, y + sy, DIE, DIE // 2, self._die_half)
 
-    def _tray_gaps(self):
-        # the background around the dice windows, sent when a screen first shows the dice
-        gap = (W - 3 * DIE) // 4
-        p = self.panel
-        for row in range(2):
-            y = _DIE_TOP + row * (DIE + 6)
-            for col in range(3):
-                p.fill(col * (DIE + gap), y, gap, DIE, BG)
-            p.fill(3 * (DIE + gap), y, W - 3 * (DIE + gap), DIE, BG)  # the right margin takes the odd px
-        p.fill(0, _DIE_TOP + DIE, W, 6, BG)
-        p.fill(0, _DIE_TOP + _TRAY_H, W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
-
     def _show_dice(self, faces):
         if self._faces[0] == 255:
-            self._tray_gaps()
+            # a screen that first shows the dice sends the background around their windows
+            gap = (W - 3 * DIE) // 4
+            p = self.panel
+            for row in range(2):
+                y = _DIE_TOP + row * (DIE + 6)
+                for col in range(3):
+                    p.fill(col * (DIE + gap), y, gap, DIE, BG)
+                p.fill(3 * (DIE + gap), y, W - 3 * (DIE + gap), DIE, BG)  # the right margin takes the odd px
+            p.fill(0, _DIE_TOP + DIE, W, 6, BG)
+            p.fill(0, _DIE_TOP + _TRAY_H, W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
         for i in range(6):
             self._die(i, faces[i] if faces else 0)
 
@@ -240,10 +254,11 @@ class ColorScreen:
         self._band(y, H - y, BG_DARK)
         self._left_shown = True
 
-    def _rest(self, y, bg=BG):
-        """Fill from y to the bottom: the screen below its last band."""
+    def _rest(self, y, bg=-1):
+        """Fill from y to the bottom: the screen below its last band (bg -1: BG,
+        looked up now: set_contrast changes it)."""
         if y < H:
-            self.panel.fill(0, y, W, H - y, bg)
+            self.panel.fill(0, y, W, H - y, BG if bg < 0 else bg)
         self._left_shown = False
 
     def _full(self):
@@ -256,6 +271,16 @@ class ColorScreen:
     def set_language(self, visitor):
         """0: pinyin under the Chinese; 1: English.  Takes effect from the next screen drawn."""
         self.visitor = 1 if visitor else 0
+
+    def set_contrast(self, on):
+        """1: the high-contrast palette, 0: the festive one.  Takes effect from
+        the next screen drawn: the colours are the module's globals, read as
+        each band is drawn (no per-screen copy: one panel per bowl)."""
+        global BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK
+        BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = (
+            PALETTES[10:] if on else PALETTES[:10]
+        )
+        self._full()
 
     def attract(self, players, preset):
         self._header(texts.T_TITLE, -1, GOLD)

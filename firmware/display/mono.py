@@ -23,6 +23,7 @@ from bobing import names
 from display import texts
 from display.dice import draw_die
 from display.font import Font, break_lines, line_end
+from display.ssd1306 import CONTRAST_HIGH, CONTRAST_NORMAL
 
 W = const(128)
 H = const(64)
@@ -107,6 +108,11 @@ class MonoScreen:
     def set_language(self, visitor):
         """0: pinyin under the Chinese; 1: English.  Takes effect from the next screen drawn."""
         self.visitor = 1 if visitor else 0
+
+    def set_contrast(self, on):
+        """1: the panel at full contrast (brightness), 0: its usual level; at once.
+        White on black is as much contrast as the glass has: only the level changes."""
+        self.panel.contrast(CONTRAST_HIGH if on else CONTRAST_NORMAL)
 
     def attract(self, players, preset):
         from bobing.rules import PRESETS

@@ -16,6 +16,8 @@ from micropython import const
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
+CONTRAST_NORMAL = const(0xCF)  # the level _INIT sets (command 0x81)
+CONTRAST_HIGH = const(0xFF)  # the brightest: the high-contrast setting
 
 # (each byte a command or an argument) display off, clock, multiplex 63,
 # offset 0, start line 0, segment remap, COM scan reversed, COM pins

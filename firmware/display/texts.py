@@ -84,6 +84,8 @@ T_PRIZE_LABELS = const(65)
 T_TITLE = const(66)
 T_VERSION = const(67)
 T_BOARD = const(68)
+T_VIBRATION = const(69)
+T_HIGH_CONTRAST = const(70)
 
 _TABLE = """\
 按键掷骰|àn jiàn zhì tóu|Press to throw
@@ -155,6 +157,8 @@ _TABLE = """\
 博饼|bó bǐng|Bobing: the Mid-Autumn dice game
 版本|bǎn běn|Version
 主板|zhǔ bǎn|Board
+震动|zhèn dòng|Vibration
+高对比度|gāo duì bǐ dù|High contrast
 """
 
 

@@ -346,6 +346,7 @@ class MonoGlass:
         self.seg_remap = False
         self.com_reversed = False
         self.powered = kind == "sh1106"  # its DC-DC converter is on after reset
+        self.contrast = 0x7F  # command 0x81's level (brightness), 0x7F after reset; not drawn
         self.col, self.page = 0, 0
         self.c0, self.c1, self.p0, self.p1 = 0, self.columns - 1, 0, 7
         self._pending = []  # type: list
@@ -422,6 +423,8 @@ class MonoGlass:
         elif c == 0x22:
             self.p0, self.p1 = cmd[1] & 7, cmd[2] & 7
             self.page = self.p0
+        elif c == 0x81:
+            self.contrast = cmd[1]
         elif c == 0x8D:
             self.powered = cmd[1] & 0x04 != 0
         elif c == 0xAD:

@@ -24,7 +24,8 @@ and for tests: --flash-blocks N (size of a new image), --rng-fail-after N
 (that switch is closed at power-up until the first command).
 
 Headless commands: one a line, `throw`, `referee`, `referee-long`, taken
-when the bowl waits for input and both switches are re-armed; end of input
+when the bowl waits for input and both switches are re-armed, and `pause MS`:
+nothing pressed for MS ms of the clock (the idle timeout); end of input
 ends the run (exit 0; with --serial, exit ENDED for sim_cmd).  A reset
 (watchdog, crash) boots the bowl again on the same flash, as the ESP32
 would.  With --serial, when the app leaves its loop for the REPL (the
@@ -235,6 +236,11 @@ async def headless(board, presses, serial_in):
         if not command or command.startswith("#"):
             continue
         closed[0] = closed[1] = False  # --hold: released before the first command
+        if command.startswith("pause "):
+            if not command[6:].isdigit():
+                usage("pause needs a number of ms, not %r" % command[6:])
+            await clock.sleep_ms(int(command[6:]))
+            continue
         if command == "throw":
             key, hold = 0, ins.accept_ms + 20
         elif command == "referee":
@@ -242,7 +248,7 @@ async def headless(board, presses, serial_in):
         elif command == "referee-long":
             key, hold = 1, ins.long_ms + 20
         else:
-            usage("unknown command %r (throw, referee, referee-long)" % command)
+            usage("unknown command %r (throw, referee, referee-long, pause MS)" % command)
         await clock.sleep_ms(ins.rearm_ms + POLL_MS)
         closed[key] = True
         await clock.sleep_ms(hold)

@@ -49,6 +49,11 @@ class TraceScreen:
         if self.inner:
             self.inner.set_language(visitor)
 
+    def set_contrast(self, on):
+        self._line("set_contrast high=%s" % ("on" if on else "off"))
+        if self.inner:
+            self.inner.set_contrast(on)
+
     def attract(self, players, preset):
         self._line("attract players=%d preset=%d" % (players, preset))
         if self.inner:
