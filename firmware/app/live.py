@@ -114,5 +114,5 @@ class Live:
 
     def status(self, what, detail):
         """Anything else the host should know: what in out_of_service,
-        flash_full, flash_warning, settings, resumed_issue, stuck."""
+        flash_full, flash_warning, settings, resumed_issue, stuck, idle."""
         self.write('{"event": "%s", "detail": "%s"}\n' % (what, detail.replace('"', "'")))
