@@ -15,6 +15,7 @@ What boot found damaged is in `issues`, one line each, and is logged as a
 note record so the host sees it too.
 """
 
+import gc
 from micropython import const
 
 from bobing.game import Game
@@ -108,6 +109,11 @@ class Session:
         """Start a game (the 答起 draw picks the first seat, or `first_seat`,
         0-based, when it is >= 0); its header is on flash when this returns.
         StoreFull: no game started."""
+        # The game's state lives until the next game: made right after a
+        # collection it is packed low in the heap, not scattered through the
+        # free space where the last throws' garbage ended (the largest free
+        # block after 2,000 throws: 7-21 KB without this, 18-32 KB with it).
+        gc.collect()
         if first_seat >= 0:
             game = Game(rules, players, sets, first_seat, labels=labels, entropy=self.entropy)
         else:
