@@ -58,6 +58,14 @@ _DUITANG = const(4)
 _ZY = const(5)
 _BATCH_BYTES = const(48)  # room kept for a batch: an ordinary one is about 11 bytes
 _AWARD_BITS = const(0x3FF)  # kind and tiers of a classify() result: the THROW event's award
+# The highest tier in a bit set of tiers 0..4 (the index, 1..31): a throw that
+# wins two tiers (四进带一秀) takes the higher one first.
+_TOP_TIER = const(
+    b"\x00\x00\x01\x01\x02\x02\x02\x02"
+    b"\x03\x03\x03\x03\x03\x03\x03\x03"
+    b"\x04\x04\x04\x04\x04\x04\x04\x04"
+    b"\x04\x04\x04\x04\x04\x04\x04\x04"
+)
 # The lowest tier 追 applies to, per chase_from value (duitang, sanhong, all).
 _CHASE_FROM_TIER = b"\x04\x03\x00"
 
@@ -190,7 +198,8 @@ class Game:
     def throw(self, dice):
         """Apply six dice (ints 1..6) for the seat whose turn it is; returns the
         encoded event batch to log.  ValueError if the game has ended."""
-        self._begin()
+        if self.log or self.end_reason:  # else _begin has nothing to do for a throw
+            self._begin()
         seat = self.turn
         result = classify(dice, self.rules.flags)
         # The fields of the result read in place (classify's rank_of, tiers_of, kind_of): no calls.
@@ -208,11 +217,11 @@ class Game:
         kind = result & 15
         if rank:
             self._stand(seat, rank, dice, kind)
-        tiers = (result >> 4) & 63
-        if tiers:  # a third of all throws win nothing
-            for tier in (4, 3, 2, 1, 0):  # higher tier first: 四进 before its 一秀
-                if tiers & (1 << tier):
-                    self._win(seat, tier)
+        tiers = (result >> 4) & 31  # the 状元 (bit 5) is handed out when the game ends
+        while tiers:  # higher tier first: 四进 before its 一秀
+            tier = _TOP_TIER[tiers]
+            self._win(seat, tier)
+            tiers ^= 1 << tier
         if kind >= KIND_CHAJINHUA:  # the kinds that take, sweep or end: KIND_CHAJINHUA and above
             if kind == KIND_CHAJINHUA and self.cjh_at_once:
                 self._take_remaining(seat, _DUITANG)
