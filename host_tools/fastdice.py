@@ -1,6 +1,6 @@
 """Dice for simulations, rolled in bulk: the very stream of bobing.dice.Dice, faster.
 
-BulkDice(source).roll() gives the same six faces, throw after throw, as
+bulk_throws(source) gives the same six faces, throw after throw, as
 Dice(source).roll() over the same byte source: the bytes are mapped to faces and
 the rejected ones (252..255) dropped in C by bytes.translate, not one by one.
 
@@ -11,9 +11,12 @@ advance together as 32-bit fields of one big int.  About ten times faster on
 CPython, which is what keeps `bobing stats --seed` within its 10 s.
 """
 
+from itertools import chain
+
 _MASK = 0xFFFFFFFF
 _FACES = bytes(b % 6 + 1 for b in range(256))  # byte b is face b % 6 + 1 ...
 _REJECTED = bytes(range(252, 256))  # ... unless it is one of these (bobing.dice)
+_CHUNK = 8192  # bytes asked of the source at a time
 LANES = 256
 LANE_STEPS = 256
 
@@ -24,15 +27,24 @@ def _step(x):
     return x ^ ((x << 5) & _MASK)
 
 
-def _jump_columns():
-    # The images of the 32 unit vectors after LANE_STEPS steps: the jump matrix.
-    columns = []
+def _jump_tables():
+    # The jump matrix (LANE_STEPS steps) as four tables, one per byte of the state:
+    # tables[k][v] is where the state v << 8k goes, and the images of the four
+    # bytes add up by xor (the map is linear), so a jump is four look-ups.
+    columns = []  # the images of the 32 unit vectors
     for bit in range(32):
         x = 1 << bit
         for _ in range(LANE_STEPS):
             x = _step(x)
         columns.append(x)
-    return columns
+    tables = []
+    for k in range(4):
+        table = [0] * 256
+        for v in range(1, 256):
+            low = v & -v  # v's lowest bit: v is that bit plus v ^ low, already done
+            table[v] = table[v ^ low] ^ columns[8 * k + low.bit_length() - 1]
+        tables.append(table)
+    return tables
 
 
 def _lane_mask(word):
@@ -50,26 +62,19 @@ class seeded_bytes:  # noqa: N801 (a drop-in for the SeededBytes class)
         self._pos = 0
         if seeded_bytes._jump is None:
             seeded_bytes._jump = (
-                _jump_columns(),
+                _jump_tables(),
                 _lane_mask(0xFFFFE000),  # x << 13: drop what spilled into the next lane
                 _lane_mask(0x00007FFF),  # x >> 17: drop what came down from the next lane
                 _lane_mask(0xFFFFFFE0),  # x << 5
             )
 
     def _refill(self):
-        columns, keep13, keep17, keep5 = self._jump
+        (byte0, byte1, byte2, byte3), keep13, keep17, keep5 = self._jump
         starts = []
         x = self._state
         for _ in range(LANES):
             starts.append(x)
-            jumped = 0
-            bit = 0
-            while x:
-                if x & 1:
-                    jumped ^= columns[bit]
-                x >>= 1
-                bit += 1
-            x = jumped
+            x = byte0[x & 255] ^ byte1[x >> 8 & 255] ^ byte2[x >> 16 & 255] ^ byte3[x >> 24]
         lanes = 0
         for start in reversed(starts):
             lanes = lanes << 32 | start
@@ -93,20 +98,18 @@ class seeded_bytes:  # noqa: N801 (a drop-in for the SeededBytes class)
         return self._buf[start : self._pos]
 
 
-class BulkDice:
-    """Dice(source).roll() in bulk: roll() returns six faces (bytes of ints 1..6)."""
+def bulk_throws(source):
+    """Dice(source).roll() in bulk: an endless iterator of throws, six faces each (tuples
+    of ints 1..6), the very throws Dice(source) makes, with no Python code per throw."""
+    return chain.from_iterable(_chunks_of_throws(source))
 
-    CHUNK = 8192  # bytes asked of the source at a time
 
-    def __init__(self, source):
-        self._source = source
-        self._faces = b""
-        self._pos = 0
-
-    def roll(self):
-        pos = self._pos
-        if pos + 6 > len(self._faces):
-            self._faces = self._faces[pos:] + self._source(self.CHUNK).translate(_FACES, _REJECTED)
-            pos = 0
-        self._pos = pos + 6
-        return self._faces[pos : pos + 6]
+def _chunks_of_throws(source):
+    # The throws of a chunk of the source, cut in C: zip takes six faces at a time
+    # from one iterator.  A throw cut by the chunk's end goes on in the next chunk.
+    faces = b""
+    while True:
+        faces += source(_CHUNK).translate(_FACES, _REJECTED)
+        whole = len(faces) - len(faces) % 6
+        yield zip(*[iter(faces[:whole])] * 6, strict=True)  # whole: a multiple of 6
+        faces = faces[whole:]

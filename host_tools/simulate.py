@@ -1,8 +1,9 @@
 """The figures behind `bobing stats`: exact odds of one throw, and whole games simulated.
 
-Kept apart from the command line so that tests and bench/py_games.py check and
-time the very loop the command runs.  The loop is the engine's hot path plus a
-few list reads per throw: 10,000 ten-player games must take under 10 s.
+Kept apart from the command line so that tests check the very loop the command
+runs.  The loop is the engine's hot path (Game with log=False) plus a few list
+reads per throw: 10,000 ten-player games must take under 10 s, the whole command
+included (bench/py_games.py times it).
 """
 
 from collections import Counter
@@ -12,7 +13,7 @@ from bobing import events as ev
 from bobing.classify import classify, kind_of, tiers_of
 from bobing.game import TIER_SIZES, Game
 from bobing.names import KINDS, TIERS
-from host_tools.fastdice import BulkDice
+from host_tools.fastdice import bulk_throws
 
 ALL_THROWS = 6**6
 # A prize's worth in 一秀: each tier's prizes together are worth the same (32 一秀),
@@ -40,8 +41,9 @@ _MISS = 1 << ev.MISS
 _GAINED = 1 << ev.AWARD | 1 << ev.TAKE
 
 
-def play_game(game, roll):
-    """Throw until the game ends: (throws, wasted throws, dry_at).
+def play_game(game, dice):
+    """Throw the throws of the endless iterator `dice` (six faces each) until the
+    game ends: (throws, wasted throws, dry_at).
 
     dry_at is the throw after which every non-状元 tier was empty while the game
     went on still short of 状元 throws (with one set: nobody had thrown one yet);
@@ -51,8 +53,8 @@ def play_game(game, roll):
     remaining = game.remaining
     throws = wasted = dry_at = 0
     watching = True  # for the moment the non-状元 prizes run out
-    while not game.end_reason:
-        throw(roll())
+    for faces in dice:
+        throw(faces)
         throws += 1
         types = game.event_types
         if types & _MISS and not types & _GAINED:
@@ -62,6 +64,8 @@ def play_game(game, roll):
             watching = False
             if not game.end_reason and _zhuangyuan_throwers(game) < remaining[5]:
                 dry_at = throws
+        if game.end_reason:
+            break
     return throws, wasted, dry_at
 
 
@@ -106,12 +110,12 @@ def simulate(rules, players, sets, games, source, progress=None):
     """A Tally of `games` games; dice from the byte source (os.urandom, or SeededBytes or
     its faster double fastdice.seeded_bytes), thrown as bobing.dice.Dice throws them.
     progress(done, games) is called about a hundred times, and after the last game."""
-    roll = BulkDice(source).roll
+    dice = bulk_throws(source)
     tally = Tally(players, sets)
     step = -(-games // 100)  # ceiling: at most 100 calls
     for done in range(1, games + 1):
         game = Game(rules, players, sets, log=False)
-        tally.add(game, *play_game(game, roll))
+        tally.add(game, *play_game(game, dice))
         if progress and (done % step == 0 or done == games):
             progress(done, games)
     return tally

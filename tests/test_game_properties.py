@@ -76,6 +76,34 @@ def test_the_log_replays_the_same_game(params):
 
 
 @settings(max_examples=30, deadline=None)
+@given(games)
+def test_a_game_without_its_log_plays_as_the_bowl_does(params):
+    """`bobing stats` plays Game(log=False), which skips the log's work: throw after
+    throw it must stand exactly where the logged game of the bowl stands."""
+    rules, players, sets, seed, special_every, void_every = params
+    logged, unlogged = Game(rules, players, sets), Game(rules, players, sets, log=False)
+    dice = Dice(SeededBytes(seed))
+    for n in range(MAX_THROWS):
+        if logged.ended:
+            break
+        if void_every and n % void_every == void_every - 1:
+            logged.void()
+            assert unlogged.void() is None
+        else:
+            if special_every and n % special_every == special_every - 1:
+                faces = [int(c) for c in SPECIAL[(seed + n) % len(SPECIAL)]]
+            else:
+                faces = dice.roll()
+            logged.throw(faces)
+            assert unlogged.throw(faces) is None
+        assert unlogged.event_types == logged.event_types
+        assert unlogged.snapshot() == logged.snapshot()
+    assert unlogged.ended
+    with pytest.raises(ValueError, match="ended"):
+        unlogged.throw([1, 2, 3, 4, 5, 6])
+
+
+@settings(max_examples=30, deadline=None)
 @given(games, st.integers(0, 10_000))
 def test_a_snapshot_plus_the_tail_rebuilds_the_game(params, cut):
     game, batches = play_random(*params)

@@ -21,8 +21,6 @@ from bobing.classify import (
     KIND_LIUBO_HEI,
     KIND_LIUBO_HONG,
     classify,
-    rank_of,
-    tiers_of,
 )
 
 # ENTROPY_* are defined with the header in bobing.events; all four are here too,
@@ -60,6 +58,14 @@ _DUITANG = const(4)
 _ZY = const(5)
 _BATCH_BYTES = const(48)  # room kept for a batch: an ordinary one is about 11 bytes
 _AWARD_BITS = const(0x3FF)  # kind and tiers of a classify() result: the THROW event's award
+# The highest tier in a bit set of tiers 0..4 (the index, 1..31): a throw that
+# wins two tiers (四进带一秀) takes the higher one first.
+_TOP_TIER = const(
+    b"\x00\x00\x01\x01\x02\x02\x02\x02"
+    b"\x03\x03\x03\x03\x03\x03\x03\x03"
+    b"\x04\x04\x04\x04\x04\x04\x04\x04"
+    b"\x04\x04\x04\x04\x04\x04\x04\x04"
+)
 # The lowest tier 追 applies to, per chase_from value (duitang, sanhong, all).
 _CHASE_FROM_TIER = b"\x04\x03\x00"
 
@@ -192,11 +198,14 @@ class Game:
     def throw(self, dice):
         """Apply six dice (ints 1..6) for the seat whose turn it is; returns the
         encoded event batch to log.  ValueError if the game has ended."""
-        self._begin()
+        if self.log or self.end_reason:  # else _begin has nothing to do for a throw
+            self._begin()
         seat = self.turn
-        code = ev.dice_code(dice)
         result = classify(dice, self.rules.flags)
+        # The fields of the result read in place (classify's rank_of, tiers_of, kind_of): no calls.
+        rank = result >> 10
         if self.log:
+            code = ev.dice_code(dice)
             buf = self._batch
             buf.append(ev.THROW << 4)
             buf.append(seat)
@@ -206,22 +215,23 @@ class Game:
         self.event_count += 1
         self.event_types = 1 << ev.THROW
         kind = result & 15
-        rank = rank_of(result)
         if rank:
-            self._stand(seat, rank, code, kind)
-        tiers = tiers_of(result)
-        for tier in (4, 3, 2, 1, 0):  # higher tier first: 四进 before its 一秀
-            if tiers & (1 << tier):
-                self._win(seat, tier)
-        if kind == KIND_CHAJINHUA and self.cjh_at_once:
-            self._take_remaining(seat, _DUITANG)
-        if self.liubo_endings:  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
-            if kind == KIND_LIUBO_HONG:
-                self._liubo_hong(seat)
-            elif kind == KIND_BIANDIJIN:
-                self._sweep_table(seat, ev.END_BIANDIJIN)
-            elif kind == KIND_LIUBO_HEI:
-                self._liubo_hei(seat)
+            self._stand(seat, rank, dice, kind)
+        tiers = (result >> 4) & 31  # the 状元 (bit 5) is handed out when the game ends
+        while tiers:  # higher tier first: 四进 before its 一秀
+            tier = _TOP_TIER[tiers]
+            self._win(seat, tier)
+            tiers ^= 1 << tier
+        if kind >= KIND_CHAJINHUA:  # the kinds that take, sweep or end: KIND_CHAJINHUA and above
+            if kind == KIND_CHAJINHUA and self.cjh_at_once:
+                self._take_remaining(seat, _DUITANG)
+            if self.liubo_endings:  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
+                if kind == KIND_LIUBO_HONG:
+                    self._liubo_hong(seat)
+                elif kind == KIND_BIANDIJIN:
+                    self._sweep_table(seat, ev.END_BIANDIJIN)
+                elif kind == KIND_LIUBO_HEI:
+                    self._liubo_hei(seat)
         return self._finish_turn()
 
     def void(self):
@@ -259,11 +269,12 @@ class Game:
         # The batch is written in place into one reused bytearray: a throw
         # allocates only the bytes it returns.
         self.event_types = 0
-        buf = self._batch
-        buf[:] = b""
-        buf.append(ev.FORMAT)
-        ev.put_varint(buf, self.batches)
-        ev.put_varint(buf, self.event_count)
+        if self.log:
+            buf = self._batch
+            buf[:] = b""
+            buf.append(ev.FORMAT)
+            ev.put_varint(buf, self.batches)
+            ev.put_varint(buf, self.event_count)
 
     def _emit(self, head, arg=-1, arg2=-1, count=-1):
         # Append one event: its type byte (type << 4 | tier), then up to two
@@ -283,10 +294,12 @@ class Game:
 
     def _finish_turn(self):
         self.turns += 1
+        left = self.remaining
         while not self.end_reason:
-            self._check_normal_end()
-            if self.end_reason:
-                break
+            if not (left[0] or left[1] or left[2] or left[3] or left[4]):  # no call while prizes are left
+                self._check_normal_end()
+                if self.end_reason:
+                    break
             seat = (self.turn + 1) % self.players
             self.turn = seat
             if not self.skip_next[seat]:
@@ -353,14 +366,14 @@ class Game:
 
     # --- the 状元 contest -----------------------------------------------------
 
-    def _stand(self, seat, rank, code, kind):
+    def _stand(self, seat, rank, dice, kind):
         # Record a 状元-class throw: it replaces the seat's own earlier one, even a
         # better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003).
         if self.zy_exempt[seat] and rank < self.zy_rank[seat]:
             return
         self.zy_rank[seat] = rank
         self.zy_turn[seat] = self.turns
-        self.zy_dice[seat] = code
+        self.zy_dice[seat] = ev.dice_code(dice)
         self.zy_kind[seat] = kind
         new_top = self._best_standing(False)
         if new_top != self.top:
@@ -411,9 +424,8 @@ class Game:
     # --- endings ----------------------------------------------------------------
 
     def _check_normal_end(self):
-        for tier in range(5):
-            if self.remaining[tier]:
-                return
+        # Called once every tier but the 状元 is empty: the game ends unless a 状元
+        # holder or an equal round is still due.
         if self.remaining[_ZY]:
             standing = 0
             for rank in self.zy_rank:
