@@ -16,6 +16,7 @@ note record so the host sees it too.
 """
 
 import gc
+
 from micropython import const
 
 from bobing.game import Game
