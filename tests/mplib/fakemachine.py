@@ -8,8 +8,8 @@ Only what cannot exist here is faked: GPIO pins, the SPI and I2C buses, PWM,
 the UART, the hardware watchdog and timers, reset, the radio.  Inputs read
 high (an active-low switch left open, the DFPlayer's BUSY idle), outputs are
 dropped; a bus counts the bytes written to it (`written`), which is what the
-panel's wire would carry.  Nothing is recorded per write, so a long flow
-allocates nothing here.
+panel's wire would carry, and every bus made is in BUSES.  Nothing is
+recorded per write, so a long flow allocates nothing here.
 """
 
 import sys
@@ -32,10 +32,14 @@ class Pin:
     __call__ = value
 
 
+BUSES = []
+
+
 class _Bus:
     def __init__(self, ident, **settings):
         self.ident = ident
         self.written = 0
+        BUSES.append(self)
 
     def write(self, buf):
         self.written += len(buf)
