@@ -31,6 +31,11 @@ from mpremote.transport_serial import SerialTransport
 
 from host_tools.syncer import SyncError
 
+try:  # pyserial's POSIX flush() raises termios.error, which is no OSError, when the pty is gone
+    from termios import error as TtyError
+except ImportError:  # Windows: no termios, pyserial raises OSError there
+    TtyError = OSError
+
 SYNC_LINE = b"\r\nsync\r\n"  # the leading line end closes any garbage before it
 SYNC_EVENT = b'{"event": "sync"}'
 PROMPT = b">>> "
@@ -124,7 +129,7 @@ class SerialBowl:
             seen = self._read_for((SYNC_EVENT, PROMPT), self.wait)
             self.saw_app = seen == SYNC_EVENT
             self._enter_raw_repl()
-        except (TransportError, OSError) as e:
+        except (TransportError, OSError, TtyError) as e:
             self.close()
             raise SyncError(
                 "%s: no MicroPython bowl answers (%s)"
@@ -163,7 +168,7 @@ class SerialBowl:
         if self.transport is not None:
             try:
                 self.transport.close()
-            except OSError:
+            except (OSError, TtyError):
                 pass
             self.transport = None
 
@@ -173,7 +178,7 @@ class SerialBowl:
             self.transport.exit_raw_repl()
             self.transport.serial.write(b"import main\r\n")
             self.transport.serial.flush()
-        except OSError:
+        except (OSError, TtyError):
             pass  # the link is gone: the bowl restarts the game at its next power-up
         finally:
             self.close()
@@ -187,8 +192,8 @@ class SerialBowl:
             raise SyncError(
                 "%s: the bowl failed: %s" % (self.port, (str(e).strip().splitlines() or ["?"])[-1])
             ) from None
-        except OSError as e:
-            raise SyncError("%s: link lost: %s" % (self.port, e.strerror or e)) from None
+        except (OSError, TtyError) as e:
+            raise SyncError("%s: link lost: %s" % (self.port, getattr(e, "strerror", None) or e)) from None
 
     def _list(self):
         if self._listing is not None:
@@ -247,8 +252,8 @@ class SerialBowl:
             raise SyncError("%s: garbled answer from the bowl: sync again" % self.port) from None
         except TransportError as e:
             raise SyncError("%s: link lost: %s" % (self.port, e)) from None
-        except OSError as e:
-            raise SyncError("%s: link lost: %s" % (self.port, e.strerror or e)) from None
+        except (OSError, TtyError) as e:
+            raise SyncError("%s: link lost: %s" % (self.port, getattr(e, "strerror", None) or e)) from None
 
     def _line(self):
         data = b""

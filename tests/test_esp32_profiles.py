@@ -12,9 +12,10 @@ starts.
 """
 
 import json
+import os
 
 import pytest
-from mp import run_micropython
+from mp import FIRMWARE, run_micropython
 from test_heap_flow import MPLIB
 
 CODE = """
@@ -22,6 +23,8 @@ from sim import run as simrun
 simrun.mount_root(%(image)r, 256)
 import fakemachine
 fakemachine.install()
+from display import font
+font.FONT_DIR = simrun.HOST + %(fonts)r  # the .mpy tree of "esp32word" has no fonts beside font.mpy
 from app.app import App
 from board import %(profile)s as profile
 board = profile.build()
@@ -41,9 +44,9 @@ print("WIRE", sum(bus.written for bus in fakemachine.BUSES))
     [("devkit", "ColorScreen", "True"), ("cyd", "ColorScreen", "False"), ("oled", "MonoScreen", "True")],
 )
 def test_each_esp32_profile_builds_boots_and_throws(tmp_path, profile, screen, speaker):
-    out = run_micropython(
-        CODE % {"image": str(tmp_path / "flash.img"), "profile": profile}, 400_000, (MPLIB,)
-    )
+    fonts = os.path.join(FIRMWARE, "display", "fonts")
+    code = CODE % {"image": str(tmp_path / "flash.img"), "profile": profile, "fonts": fonts}
+    out = run_micropython(code, 400_000, (MPLIB,))
     lines = out.splitlines()
     board = next(line.split() for line in lines if line.startswith("BOARD"))
     assert board[1:] == [profile, screen, speaker], board  # the CYD has no pins left for the DFPlayer
