@@ -3,7 +3,6 @@
 pseudo-terminal, so the real mpremote and `bobing sync` reach its flash
 (the store at /data, as on the ESP32) and `import main` resumes the game."""
 
-import json
 import os
 import sqlite3
 import subprocess
@@ -13,51 +12,10 @@ import time
 import pytest
 from test_sim import BOBING
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
+import simsync  # noqa: E402
+
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
-
-
-class Bowl:
-    """`bobing sim --headless --serial` on an image; presses in, events out."""
-
-    def __init__(self, image, *extra):
-        self.proc = subprocess.Popen(
-            [
-                BOBING,
-                "sim",
-                "--headless",
-                "--serial",
-                "--players",
-                "3",
-                "--seed",
-                "5",
-                "--flash",
-                image,
-                *extra,
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        line = self.proc.stderr.readline().decode()
-        assert line.startswith("serial: /dev/"), line
-        self.port = line.split()[1]
-
-    def press(self, *commands):
-        self.proc.stdin.write("".join(c + "\n" for c in commands).encode())
-        self.proc.stdin.flush()
-
-    def finish(self, *commands):
-        """The last presses, end of input: (exit status, events)."""
-        self.press(*commands)
-        self.proc.stdin.close()
-        out = self.proc.stdout.read().decode()
-        code = self.proc.wait(timeout=60)
-        return code, [json.loads(line) for line in out.splitlines()]
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 @pytest.fixture
@@ -65,7 +23,7 @@ def bowl(tmp_path):
     made = []
 
     def make(*extra):
-        made.append(Bowl(str(tmp_path / "bowl.img"), *extra))
+        made.append(simsync.SimBowl(str(tmp_path), 5, "--players", "3", *extra))
         return made[-1]
 
     yield make
@@ -91,7 +49,8 @@ def test_mpremote_reaches_the_flash_at_data_and_import_main_resumes_the_game(bow
     back = mpremote(b.port, "resume", "exec", "--no-follow", "import main")
     assert back.returncode == 0, back.stderr
     time.sleep(1)
-    code, events = b.finish("throw")
+    b.press("throw")
+    code, events = b.finish()
     assert code == 0
     kinds = [e["event"] for e in events]
     assert kinds == ["game", "throw", "throw", "game", "throw"]
@@ -114,7 +73,8 @@ def test_bobing_sync_takes_the_sims_log_into_a_database_and_the_game_goes_on(bow
     assert synced.returncode == 0, synced.stderr
     assert "21 new records (1-21)" in synced.stdout  # the game header and 20 throws
     time.sleep(1)  # the sync typed `import main`: the bowl plays on
-    code, events = b.finish("throw")
+    b.press("throw")
+    code, events = b.finish()
     assert code == 0
     thrown = [e for e in events if e["event"] == "throw"]
     conn = sqlite3.connect(database)

@@ -1,5 +1,5 @@
 """The virtual board (`bobing sim --headless --serial`) behind sync_bowl's
-cutting bridge, for the sync tests with interruptions.
+cutting bridge, for the sync tests (tests/test_sim_sync*.py).
 
 SimBowl runs the real firmware on a flash image with presses on its stdin
 and its live event lines into a file (a pipe would fill and stall the bowl
