@@ -233,6 +233,25 @@ def test_start_draws_the_starter_from_one_roll_and_records_it(players):
         )
 
 
+@settings(max_examples=25, deadline=None)
+@given(games, games, st.integers(-1, 19))
+def test_a_game_made_into_an_old_one_plays_exactly_as_a_new_one(old_params, params, first_seat):
+    # The bowl's session makes each new game into the last one's object
+    # (Game.start into=): nothing of the old game may leak into the new one.
+    rules, players, sets, seed = params[:4]
+    first_seat = first_seat % players if first_seat >= 0 else -1
+    old = _inputs_and_batches(*old_params)[0]
+    labels = ["红包", "", "", "", "", "月饼"]
+    fresh = Game.start(rules, players, Dice(SeededBytes(seed)), sets, labels, ev.ENTROPY_SEEDED, first_seat)
+    made = Game.start(rules, players, Dice(SeededBytes(seed)), sets, labels, ev.ENTROPY_SEEDED, first_seat, old)
+    assert made is old and made.snapshot() == fresh.snapshot()
+    dice = Dice(SeededBytes(seed + 1))
+    while not fresh.ended:
+        d = list(dice.roll())
+        assert made.throw(d) == fresh.throw(d)
+    assert made.snapshot() == fresh.snapshot() and made.ended
+
+
 def test_a_header_whose_draw_names_another_first_seat_is_refused():
     game = Game.start(Rules(), 10, Dice(SeededBytes(1)), entropy=ev.ENTROPY_TRUE)
     header = bytearray(game.header())

@@ -114,11 +114,18 @@ class Session:
         # collection it is packed low in the heap, not scattered through the
         # free space where the last throws' garbage ended (the largest free
         # block after 2,000 throws: 7-21 KB without this, 18-32 KB with it).
+        # The last game's object becomes the new game (Game.start into=): its
+        # attribute table is kept, and only its lists are made again.  If the
+        # new game is refused, the log gives the last one back, as for any
+        # refused record (_append).
+        old = self.game
+        self.game = None
         gc.collect()
-        if first_seat >= 0:
-            game = Game(rules, players, sets, first_seat, labels=labels, entropy=self.entropy)
-        else:
-            game = Game.start(rules, players, self.dice, sets, labels, self.entropy)
+        try:
+            game = Game.start(rules, players, self.dice, sets, labels, self.entropy, first_seat, old)
+        except ValueError:
+            self._rebuild(self.store.reload(), self.store.rescan)
+            raise
         header = game.header()
         self._append(header, True)
         self.game = game

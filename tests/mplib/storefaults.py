@@ -267,9 +267,34 @@ def test_a_refused_throw_on_a_full_flash_changes_nothing():
     assert refused is not None, "the flash never filled"
     assert session.game.snapshot() == refused
     assert session.store.counters.recoveries == recoveries
+    # a new game refused as well (its header has no room): the game on stays
+    # as it was, though the new one was being made in its object
+    shown = session.shown
+    try:
+        session.new_game(Rules("xiamen"), 6)
+        raise AssertionError("a new game was started on a full flash")
+    except StoreFull:
+        pass
+    assert session.game.snapshot() == refused and session.shown == shown
     warning = session.free_space_warning()
     unsynced = session.store.seq - session.store.counters.acked
     assert warning.startswith("Flash full (%d records unsynced)" % unsynced), warning
+    vfs.umount("/f")
+
+
+def test_a_new_game_with_bad_settings_leaves_the_game_on_as_it_was():
+    played = Played(30)
+    played.mount()
+    session, boot = played.boot()
+    before = session.game.snapshot()
+    for players in (1, 21):
+        try:
+            session.new_game(Rules("xiamen"), players)
+            raise AssertionError("a %d-player game was started" % players)
+        except ValueError:
+            pass
+        assert session.game.snapshot() == before
+    plays_on(session, played)
     vfs.umount("/f")
 
 

@@ -67,33 +67,39 @@ def remove(path):
 
 def read_into(path, view):
     """Read the file into the memoryview; its length, or -1 if it cannot be
-    read or is longer than the view."""
+    read, -2 if it is longer than the view."""
     try:
         with open(path, "rb") as f:
             n = f.readinto(view)
             if n == len(view) and f.read(1):
-                return -1
+                return -2
             return n or 0
     except OSError:
         return -1
 
 
 def read_file(path):
-    """The file's bytes, or None if it cannot be read (host side and small files)."""
+    """The file's bytes, or None if it cannot be read (host side and small files).
+    Read at its size: f.read() would take 256 bytes at once whatever the
+    file's length, a run a fragmented heap may no longer have."""
     try:
         with open(path, "rb") as f:
-            return f.read()
+            size = f.seek(0, 2)
+            f.seek(0)
+            return f.read(size)
     except OSError:
         return None
 
 
 def write_file(path, data, temp=None):
-    """Write data to path, through `temp` and a rename when given (LittleFS
-    renames atomically).  StoreFull when the flash is full; a temp file
-    left by the failure is removed."""
+    """Write data (bytes-like, or a tuple of them written one after another:
+    no joined copy in the heap) to path, through `temp` and a rename when
+    given (LittleFS renames atomically).  StoreFull when the flash is full;
+    a temp file left by the failure is removed."""
     try:
         with open(temp or path, "wb") as f:
-            f.write(data)
+            for part in data if type(data) is tuple else (data,):
+                f.write(part)
         if temp:
             os.rename(temp, path)
     except OSError as e:

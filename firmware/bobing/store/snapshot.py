@@ -16,15 +16,10 @@ File layout (all integers little-endian):
 import struct
 from binascii import crc32
 
-from bobing.store.log import read_file, remove, write_file
+from bobing.store.log import exists, read_into, remove, write_file
 
 MAGIC = b"BBS1"
 NAMES = ("snap.a", "snap.b")
-
-
-def encode(seq, chain, state):
-    body = MAGIC + struct.pack("<I", seq) + bytes(chain) + bytes(state)
-    return body + struct.pack("<I", crc32(body))
 
 
 def decode(data):
@@ -48,20 +43,24 @@ class Snapshots:
 
     def remove_temp(self):
         path = self.root + "/snap.tmp"
-        found = read_file(path) is not None
+        found = exists(path)
         remove(path)
         return found
 
-    def load(self, issues):
-        """Read both generations; damaged ones are reported in issues."""
+    def load(self, issues, scratch):
+        """Read both generations through `scratch` (a memoryview, the log's
+        segment buffer before boot reads the log into it: no file image in
+        the heap); damaged ones are reported in issues."""
         found = []
         self.damaged = 0
         for name in NAMES:
-            data = read_file(self.root + "/" + name)
+            path = self.root + "/" + name
+            n = read_into(path, scratch)
+            data = scratch[:n] if n >= 0 else b"?" if n == -2 else None  # b"?": too long to be one
             snap = decode(data)
             if snap is None:
-                if data and data[:3] == MAGIC[:3] and data[3:4] != MAGIC[3:]:
-                    issues.append("snapshot %s: format %s not supported: ignored" % (name, data[:4]))
+                if data and bytes(data[:3]) == MAGIC[:3] and bytes(data[3:4]) != MAGIC[3:]:
+                    issues.append("snapshot %s: format %r not supported: ignored" % (name, bytes(data[:4])))
                 elif data is not None:
                     issues.append("snapshot %s damaged: ignored" % name)
                 self.damaged += data is not None
@@ -76,7 +75,11 @@ class Snapshots:
 
     def save(self, seq, chain, state):
         """Write a snapshot of `state` (bytes) as of record seq."""
-        write_file(self.root + "/" + self._next, encode(seq, chain, state), self.root + "/snap.tmp")
+        # written in three parts: the state (about 250 bytes for 10 players)
+        # is never copied into a joined file image
+        head = MAGIC + struct.pack("<I", seq) + chain
+        tail = struct.pack("<I", crc32(state, crc32(head)))
+        write_file(self.root + "/" + self._next, (head, state, tail), self.root + "/snap.tmp")
         self.older_seq = self.newest[0] if self.newest else 0
         self.newest = (seq, bytes(chain), bytes(state))
         self._next = NAMES[1] if self._next == NAMES[0] else NAMES[0]

@@ -86,7 +86,7 @@ class Store:
         self._remade = log.create_dirs()
         self._stale = log.remove_temp()
         self._stale = self.snapshots.remove_temp() or self._stale
-        self.snapshots.load(boot.issues)
+        self.snapshots.load(boot.issues, memoryview(log.buf))
         counters.load(boot.issues)
         self._load_bowl_id(boot.issues, counters.generation == 0)
         log.hint = (counters.prev_segment, counters.newest_segment)
