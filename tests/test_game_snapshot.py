@@ -243,7 +243,9 @@ def test_a_game_made_into_an_old_one_plays_exactly_as_a_new_one(old_params, para
     old = _inputs_and_batches(*old_params)[0]
     labels = ["红包", "", "", "", "", "月饼"]
     fresh = Game.start(rules, players, Dice(SeededBytes(seed)), sets, labels, ev.ENTROPY_SEEDED, first_seat)
-    made = Game.start(rules, players, Dice(SeededBytes(seed)), sets, labels, ev.ENTROPY_SEEDED, first_seat, old)
+    made = Game.start(
+        rules, players, Dice(SeededBytes(seed)), sets, labels, ev.ENTROPY_SEEDED, first_seat, old
+    )
     assert made is old and made.snapshot() == fresh.snapshot()
     dice = Dice(SeededBytes(seed + 1))
     while not fresh.ended:
