@@ -146,16 +146,6 @@ class Game:
         self.skip_next = [0] * players
         self.last_winner = [ev.NO_SEAT] * 6  # for 追 to the previous winner
         self.top = ev.NO_SEAT
-        # Option values (bobing.rules constants), read once: Rules checked them.
-        v = rules.index
-        self.liubo_hei = v[LIUBO_HEI]
-        self.liubo_hong = v[LIUBO_HONG]
-        self.cjh_at_once = v[CHAJINHUA_DUITANG] == CHAJINHUA_DUITANG_AT_ONCE
-        self.chase = v[CHASE]
-        self.chase_from = _CHASE_FROM_TIER[v[CHASE_FROM]]
-        self.equal_rounds = v[ROUNDS] == ROUNDS_EQUAL
-        self.void_skips = v[VOID] == VOID_SKIP
-        self.liubo_endings = v[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
         self._batch = bytearray(_BATCH_BYTES)
         # Bit set of the event types (1 << THROW ...) in the latest batch: what
         # happened, without decoding it (simulations, sounds).
@@ -245,9 +235,12 @@ class Game:
             self._win(seat, tier)
             tiers ^= 1 << tier
         if kind >= KIND_CHAJINHUA:  # the kinds that take, sweep or end: KIND_CHAJINHUA and above
-            if kind == KIND_CHAJINHUA and self.cjh_at_once:
+            options = self.rules.index
+            if kind == KIND_CHAJINHUA and options[CHAJINHUA_DUITANG] == CHAJINHUA_DUITANG_AT_ONCE:
                 self._take_remaining(seat, _DUITANG)
-            if self.liubo_endings:  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
+            if (
+                options[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
+            ):  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
                 if kind == KIND_LIUBO_HONG:
                     self._liubo_hong(seat)
                 elif kind == KIND_BIANDIJIN:
@@ -261,7 +254,7 @@ class Game:
         self._begin()
         seat = self.turn
         self._emit(ev.VOID << 4, seat)
-        if self.void_skips:
+        if self.rules.index[VOID] == VOID_SKIP:
             self.skip_next[seat] = 1
         return self._finish_turn()
 
@@ -365,9 +358,11 @@ class Game:
 
     def _chase_source(self, seat, tier):
         # Whom 追 takes an empty tier's prize from, or NO_SEAT.
-        if self.chase == CHASE_OFF or tier < self.chase_from:
+        options = self.rules.index
+        chase = options[CHASE]
+        if chase == CHASE_OFF or tier < _CHASE_FROM_TIER[options[CHASE_FROM]]:
             return ev.NO_SEAT
-        if self.chase == CHASE_PREVIOUS:
+        if chase == CHASE_PREVIOUS:
             source = self.last_winner[tier]
             if source != seat and source != ev.NO_SEAT and self.holdings[source * 6 + tier]:
                 return source
@@ -435,7 +430,7 @@ class Game:
 
     def _collect_duitang(self, seat):
         # Seed 001: the final 插金花 or 六勃红 takes every 对堂 at the end of the game.
-        if self.cjh_at_once:
+        if self.rules.index[CHAJINHUA_DUITANG] == CHAJINHUA_DUITANG_AT_ONCE:
             return
         self._take_remaining(seat, _DUITANG)
         for source in range(self.players):
@@ -455,7 +450,7 @@ class Game:
                     standing += 1
             if standing < self.remaining[_ZY]:
                 return  # every prize needs a holder, the 状元 included
-        if self.equal_rounds and self.turns % self.players:
+        if self.rules.index[ROUNDS] == ROUNDS_EQUAL and self.turns % self.players:
             return  # seed 003: every player has had the same number of turns
         self._award_zhuangyuan()
         self._end(ev.END_POOL_EMPTY)
@@ -467,8 +462,9 @@ class Game:
     def _liubo_hong(self, seat):
         # 六勃红: the game ends; the thrower takes every unclaimed prize, and by
         # option what others had won too.
-        if self.liubo_hong != LIUBO_HONG_UNCLAIMED:
-            keep_chajinhua = self.liubo_hong == LIUBO_HONG_ALL_BUT_CHAJINHUA
+        option = self.rules.index[LIUBO_HONG]
+        if option != LIUBO_HONG_UNCLAIMED:
+            keep_chajinhua = option == LIUBO_HONG_ALL_BUT_CHAJINHUA
             for source in range(self.players):
                 if source == seat:
                     continue
@@ -489,14 +485,15 @@ class Game:
         self._end(reason)
 
     def _liubo_hei(self, seat):
-        if self.liubo_hei == LIUBO_HEI_CONTINUE:
+        option = self.rules.index[LIUBO_HEI]
+        if option == LIUBO_HEI_CONTINUE:
             # seed 003: takes the remaining 三红 and 对堂, holds the 状元 until a 六勃红
             self.zy_exempt[seat] = 1
             self._take_remaining(seat, _DUITANG)
             if self.remaining[_SANHONG]:
                 self._give(seat, _SANHONG, self.remaining[_SANHONG])
             return
-        if self.liubo_hei == LIUBO_HEI_END_SHARED:
+        if option == LIUBO_HEI_END_SHARED:
             # seed 004: the game ends at once; unclaimed prizes are shared by all
             self._award_zhuangyuan()
         for tier in range(6):  # "grab": lights off, the 状元 too (seed 000 part 1)
