@@ -159,9 +159,9 @@ class Game:
         starter_dice_count(players) dice of one roll of `dice` (a bobing.dice.Dice);
         the draw and the entropy source go into the header.  first_seat >= 0:
         that seat starts, with no draw.  into: a Game no longer wanted, made
-        into the new one (the bowl's session: its table of about 36
-        attributes is kept, not grown again through nine reallocations, the
-        last one 296 contiguous bytes on an ESP32)."""
+        into the new one (the bowl's session: its table of 28 attributes is
+        kept, not grown again through eight reallocations, the last one 232
+        contiguous bytes on an ESP32)."""
         draw = ()
         draw_seat = ev.NO_SEAT
         if first_seat < 0:
