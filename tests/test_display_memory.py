@@ -72,3 +72,24 @@ def test_fonts_in_romfs_keep_their_index_in_flash_and_draw_as_the_files_do(tmp_p
     assert kept["f48"][0] + 3 * count - 32 <= kept["f48"][1]
     for name in ("f24", "f16", "f12"):
         assert kept[name][0] + count - 32 <= kept[name][1], name
+
+
+def test_a_notice_taken_away_gives_the_header_back_pixel_for_pixel():
+    # the header is redrawn from what it showed (ColorScreen keeps no copy of its pixels)
+    out = run_micropython(
+        """
+from sim import panels
+from bobing.classify import classify
+from display import texts
+screen, glass = panels.color_screen("st7789")
+faces = b"\\x04\\x04\\x04\\x04\\x01\\x01"
+screen.result(2, faces, classify(faces, 0), 5, 1, -1, True, (9, 6, 3, 2, 1, 1), 2, faces)
+before = [bytes(glass.row(y)) for y in range(30)]
+screen.notice(texts.T_RESUMED)
+changed = [bytes(glass.row(y)) for y in range(30)] != before
+screen.notice(-1)
+print(changed, [bytes(glass.row(y)) for y in range(30)] == before)
+""",
+        heapsize=1_000_000,
+    )
+    assert out.split() == ["True", "True"]

@@ -225,7 +225,8 @@ def break_lines(font, s, width, starts, most=8):
     two lines break 4 + 3, so 五子登科带一秀 reads 五子登科 / 带一秀, not
     five and two.  With more than `most` lines needed, the first `most`
     lines are filled as full as they go (the caller shows those).  `starts`
-    is a caller's list, long enough (len(s) + 1).
+    is a caller's list or bytearray (a start is at most 192), long enough
+    (len(s) + 1).
     """
     total = font.width(s)  # decodes s into _points, which _fill reads
     chars = decode(s)
