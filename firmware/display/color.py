@@ -42,7 +42,7 @@ def rgb(r, g, b):
 # die faces, pips, red pips, notice band, notice ink.  Festive (0..9), then
 # high contrast (10..19, set_contrast: white and yellow on black, for low
 # vision).  One flat tuple: a tuple each would keep 16 bytes more of heap.
-PALETTES = (
+_PALETTES = (
     rgb(128, 16, 16),  # festive red
     rgb(72, 8, 8),
     rgb(255, 255, 255),
@@ -64,12 +64,12 @@ PALETTES = (
     rgb(255, 255, 0),
     rgb(0, 0, 0),
 )
-BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = PALETTES[:10]
+BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = _PALETTES[:10]
 
-W = const(240)
-H = const(320)
+_W = const(240)
+_H = const(320)
 _STRIP = const(8)  # rows a band is drawn in at once: 240 x 8 x 2 = 3,840 bytes
-DIE = const(62)
+_DIE = const(62)
 _DIE_TOP = const(30)
 _TRAY_H = const(130)  # two rows of dice and the gap
 _BIG_TOP = const(162)
@@ -85,7 +85,7 @@ _MAX_ITEMS = const(16)
 # The first screen's band buffer (3,844 bytes), made when this module is
 # imported, early in boot, before the heap is cut up: made later, a run that
 # long may no longer be free (docs/memory.md).  A second screen makes its own.
-_first_scratch = [bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)]
+_first_scratch = [bytearray(max(_W * _STRIP, _DIE * (_DIE // 2)) * 2)]
 
 
 class ColorScreen:
@@ -94,20 +94,24 @@ class ColorScreen:
     def __init__(self, panel):
         self.panel = panel
         # 3,844 bytes, shared by all the bands and dice
-        scratch = _first_scratch.pop() if _first_scratch else bytearray(max(W * _STRIP, DIE * (DIE // 2)) * 2)
+        scratch = (
+            _first_scratch.pop() if _first_scratch else bytearray(max(_W * _STRIP, _DIE * (_DIE // 2)) * 2)
+        )
         mv = memoryview(scratch)
-        self._band_fb = framebuf.FrameBuffer(scratch, W, _STRIP, framebuf.RGB565)
-        self._rows = [mv[: 2 * W * n] for n in range(_STRIP + 1)]
-        self._die_fb = framebuf.FrameBuffer(scratch, DIE, DIE // 2, framebuf.RGB565)
-        self._die_half = mv[: DIE * DIE]
+        self._band_fb = framebuf.FrameBuffer(scratch, _W, _STRIP, framebuf.RGB565)
+        self._rows = [mv[: 2 * _W * n] for n in range(_STRIP + 1)]
+        self._die_fb = framebuf.FrameBuffer(scratch, _DIE, _DIE // 2, framebuf.RGB565)
+        self._die_half = mv[: _DIE * _DIE]
         self._pal = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
         self.big = Font("f48")
         self.mid = Font("f24")
         self.small = Font("f16")
         self.tiny = Font("f12")
-        self._items = [[0] * 8 for _ in range(_MAX_ITEMS)]  # type: list  # kind, then fonts, strings, ints
+        # the queued items, 8 slots each: kind, then fonts, strings, ints (one flat list:
+        # a list each kept 320 bytes more)
+        self._items = [0] * (8 * _MAX_ITEMS)  # type: list
         self._n = 0
-        self._starts = [0] * 24
+        self._starts = bytearray(24)  # break_lines' line starts: a text is at most 192 characters
         self._faces = bytearray(6)  # the dice on the panel; 0: blank, 255: unknown
         self._left = bytearray(6)  # the prizes-left counts on the panel
         self._left_shown = False
@@ -119,22 +123,23 @@ class ColorScreen:
 
     # ---- items and bands ----
     def _item(self, kind, a, b, c, d, e, f, g):
-        it = self._items[self._n]
-        it[0] = kind
-        it[1] = a
-        it[2] = b
-        it[3] = c
-        it[4] = d
-        it[5] = e
-        it[6] = f
-        it[7] = g
+        it = self._items
+        i = 8 * self._n
+        it[i] = kind
+        it[i + 1] = a
+        it[i + 2] = b
+        it[i + 3] = c
+        it[i + 4] = d
+        it[i + 5] = e
+        it[i + 6] = f
+        it[i + 7] = g
         self._n += 1
 
     def _text(self, font, s, x, y, color, start=0, end=-1):
         """Queue s[start:end] at (x, y) in the band; x -1 centres it; returns its width."""
         w = font.width(s, start, end)
         if x < 0:
-            x = (W - w) // 2
+            x = (_W - w) // 2
         self._item(_TEXT, font, s, start, end, x, y, color)
         return w
 
@@ -151,27 +156,27 @@ class ColorScreen:
         fb = self._band_fb
         pal = self._pal
         pal.pixel(0, 0, bg)
+        it = self._items
         for sy in range(y, y + h, _STRIP):  # item coordinates are the screen's
             rows = min(_STRIP, y + h - sy)
             fb.fill(bg)
-            for k in range(self._n):
-                it = self._items[k]
-                kind = it[0]
+            for i in range(0, 8 * self._n, 8):
+                kind = it[i]
                 if kind == _TEXT or kind == _INT:
-                    font = it[1]
-                    top = it[6] - sy
+                    font = it[i + 1]
+                    top = it[i + 6] - sy
                     if top >= rows or top + font.height <= 0:
                         continue
-                    pal.pixel(1, 0, it[7])
+                    pal.pixel(1, 0, it[i + 7])
                     if kind == _TEXT:
-                        font.draw(fb, it[2], it[5], top, pal, bg, it[3], it[4])
+                        font.draw(fb, it[i + 2], it[i + 5], top, pal, bg, it[i + 3], it[i + 4])
                     else:
-                        _draw_int(font, fb, it[2], it[5], top, pal, bg)
+                        _draw_int(font, fb, it[i + 2], it[i + 5], top, pal, bg)
                 elif kind == _DIE_ITEM:
-                    draw_die(fb, it[2], it[3] - sy, it[4], it[1], PAPER, PIP, RED, -1)
+                    draw_die(fb, it[i + 2], it[i + 3] - sy, it[i + 4], it[i + 1], PAPER, PIP, RED, -1)
                 else:
-                    fb.ellipse(it[1], it[2] - sy, it[3], it[3], it[4], True)
-            self.panel.blit(0, sy, W, rows, self._rows[rows])
+                    fb.ellipse(it[i + 1], it[i + 2] - sy, it[i + 3], it[i + 3], it[i + 4], True)
+            self.panel.blit(0, sy, _W, rows, self._rows[rows])
         self._n = 0
         return y + h
 
@@ -184,81 +189,81 @@ class ColorScreen:
 
     def _lines(self, font, s, y, color, most):
         """Queue s broken into centred lines (at most `most`); returns the height used."""
-        count = min(most, break_lines(font, s, W, self._starts, most))
+        count = min(most, break_lines(font, s, _W, self._starts, most))
         for k in range(count):
             self._text(font, s, -1, y + k * font.height, color, self._starts[k], line_end(s, self._starts, k))
         return count * font.height
 
     # ---- the bands every screen is built of ----
     def _header(self, text, seat, color):
+        """The header band: text (-1: none), seat (-1: none) in color; kept so notice(-1) can restore it."""
         self._head_text = text
         self._head_seat = seat
         self._head_color = color
-        self._draw_header(BG)
-
-    def _draw_header(self, bg):
-        if self._head_text >= 0:
-            t = texts.TEXTS[self._head_text]
-            x = 8 + self._text(self.mid, t[0], 8, 2, self._head_color)
-            if self._head_seat >= 0:
+        if text >= 0:
+            t = texts.TEXTS[text]
+            x = 8 + self._text(self.mid, t[0], 8, 2, color)
+            if seat >= 0:
                 x += 8
-                x += 8 + self._int(self.mid, self._head_seat + 1, x, 2, self._head_color)
+                x += 8 + self._int(self.mid, seat + 1, x, 2, color)
             visitor = t[1 + self.visitor]
             vw = self.small.width(visitor)
-            if x + vw <= W - 8:
-                self._text(self.small, visitor, W - 8 - vw, 8, SOFT)
-        self._band(0, _HEAD_H, bg)
+            if x + vw <= _W - 8:
+                self._text(self.small, visitor, _W - 8 - vw, 8, SOFT)
+        self._band(0, _HEAD_H, BG)
 
     def _die(self, i, face):
         if self._faces[i] == face:
             return
         self._faces[i] = face
-        gap = (W - 3 * DIE) // 4
-        x = gap + (i % 3) * (DIE + gap)
-        y = _DIE_TOP + (i // 3) * (DIE + 6)
-        self._die_half_window(x, y, 0, face)
-        self._die_half_window(x, y, DIE // 2, face)
-
-    def _die_half_window(self, x, y, sy, face):
-        # rows sy.. of a die: half a die fits the shared buffer
+        gap = (_W - 3 * _DIE) // 4
+        x = gap + (i % 3) * (_DIE + gap)
+        y = _DIE_TOP + (i // 3) * (_DIE + 6)
         fb = self._die_fb
-        fb.fill(BG)
-        draw_die(fb, 0, -sy, DIE, face, PAPER if face else BG_DARK, PIP, RED, -1)
-        self.panel.blit(x, y + sy, DIE, DIE // 2, self._die_half)
+        for sy in (0, _DIE // 2):  # half a die at a time fits the shared buffer
+            fb.fill(BG)
+            draw_die(fb, 0, -sy, _DIE, face, PAPER if face else BG_DARK, PIP, RED, -1)
+            self.panel.blit(x, y + sy, _DIE, _DIE // 2, self._die_half)
 
     def _show_dice(self, faces):
         if self._faces[0] == 255:
             # a screen that first shows the dice sends the background around their windows
-            gap = (W - 3 * DIE) // 4
+            gap = (_W - 3 * _DIE) // 4
             p = self.panel
             for row in range(2):
-                y = _DIE_TOP + row * (DIE + 6)
+                y = _DIE_TOP + row * (_DIE + 6)
                 for col in range(3):
-                    p.fill(col * (DIE + gap), y, gap, DIE, BG)
-                p.fill(3 * (DIE + gap), y, W - 3 * (DIE + gap), DIE, BG)  # the right margin takes the odd px
-            p.fill(0, _DIE_TOP + DIE, W, 6, BG)
-            p.fill(0, _DIE_TOP + _TRAY_H, W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
+                    p.fill(col * (_DIE + gap), y, gap, _DIE, BG)
+                p.fill(
+                    3 * (_DIE + gap), y, _W - 3 * (_DIE + gap), _DIE, BG
+                )  # the right margin takes the odd px
+            p.fill(0, _DIE_TOP + _DIE, _W, 6, BG)
+            p.fill(0, _DIE_TOP + _TRAY_H, _W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
         for i in range(6):
             self._die(i, faces[i] if faces else 0)
 
     def _remaining(self, y, remaining):
         """Prizes left per tier, two rows of three, from y to the bottom."""
-        if self._left_shown and _same(self._left, remaining):
-            return
+        if self._left_shown:
+            for t in range(6):
+                if self._left[t] != min(255, remaining[t]):
+                    break
+            else:  # the same counts as on the panel
+                return
         for t in range(6):
             self._left[t] = min(255, remaining[t])
             x = 8 + (t % 3) * 78
             ty = y + 1 + (t // 3) * 19
             w = self._text(self.small, names.TIER_NAMES[t][0], x, ty, SOFT)
             self._int(self.small, remaining[t], x + w + 6, ty, INK if remaining[t] else SOFT)
-        self._band(y, H - y, BG_DARK)
+        self._band(y, _H - y, BG_DARK)
         self._left_shown = True
 
     def _rest(self, y, bg=-1):
         """Fill from y to the bottom: the screen below its last band (bg -1: BG,
         looked up now: set_contrast changes it)."""
-        if y < H:
-            self.panel.fill(0, y, W, H - y, BG if bg < 0 else bg)
+        if y < _H:
+            self.panel.fill(0, y, _W, _H - y, BG if bg < 0 else bg)
         self._left_shown = False
 
     def _full(self):
@@ -278,7 +283,7 @@ class ColorScreen:
         each band is drawn (no per-screen copy: one panel per bowl)."""
         global BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK
         BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = (
-            PALETTES[10:] if on else PALETTES[:10]
+            _PALETTES[10:] if on else _PALETTES[:10]
         )
         self._full()
 
@@ -296,26 +301,22 @@ class ColorScreen:
         from bobing.rules import PRESETS
 
         name = PRESETS[preset] if 0 <= preset < len(PRESETS) else "?"
-        self._text(self.mid, name, W - 8 - self.mid.width(name), y + 10, GOLD)
+        self._text(self.mid, name, _W - 8 - self.mid.width(name), y + 10, GOLD)
         self._left_shown = False
-        self._band(y, H - y, BG)
+        self._band(y, _H - y, BG)
 
     def turn(self, seat, players, remaining, zy_seat, zy_faces):
         self._header(texts.T_TURN, -1, INK)
         self._show_dice(zy_faces if zy_seat >= 0 else None)
         y = _BIG_TOP
         t = texts.TEXTS[texts.T_PLAYER]
-        x = (W - self.big.width(t[0]) - 12 - _int_width(self.big, seat + 1)) // 2
+        x = (_W - self.big.width(t[0]) - 12 - _int_width(self.big, seat + 1)) // 2
         x += 12 + self._text(self.big, t[0], x, y, GOLD)
         self._int(self.big, seat + 1, x, y, GOLD)
         vis = t[1 + self.visitor]
         self._text(self.small, vis, -1, y + self.big.height, SOFT)
         y = self._band(y, self.big.height + self.small.height + 2, BG)
-        y = self._holder(y, zy_seat)
-        self._remaining(y, remaining)
-
-    def _holder(self, y, zy_seat):
-        # under the dice of the turn screen: whose 状元 they are
+        # under the dice: whose 状元 they are
         if zy_seat >= 0:
             self._pair(texts.T_ZHUANGYUAN_HOLDER, y, INK, 8)
             x = 16 + self.mid.width(texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0])
@@ -323,7 +324,7 @@ class ColorScreen:
             self._int(self.mid, zy_seat + 1, x, y, GOLD)
         else:
             self._pair(texts.T_NO_ZHUANGYUAN, y, INK, 8)
-        return self._band(y, _ROW_H, BG)
+        self._remaining(self._band(y, _ROW_H, BG), remaining)
 
     def roll(self, faces):
         for i in range(6):
@@ -367,7 +368,7 @@ class ColorScreen:
         else:
             self._pair(texts.T_NOTHING_WON, y, INK, 8)
         y = self._band(y, _ROW_H, BG)
-        if H - y >= 40:
+        if _H - y >= 40:
             self._remaining(y, remaining)
         else:
             self._rest(y, BG_DARK)
@@ -414,13 +415,13 @@ class ColorScreen:
         w = self._text(self.mid, t[0], 8, y + 2, INK)
         self._text(self.mid, audit, 16 + w, y + 2, GOLD)
         self._text(self.small, t[1 + self.visitor], 8, y + 2 + self.mid.height, SOFT)
-        self._rest(self._band(y, min(H - y, _ROW_H + 4), BG))
+        self._rest(self._band(y, min(_H - y, _ROW_H + 4), BG))
 
     def menu(self, title, items, values, selected):
         self._full()
         self._header(title, -1, GOLD)
         y = _HEAD_H
-        rows = (H - _HEAD_H) // _ROW_H
+        rows = (_H - _HEAD_H) // _ROW_H
         first = max(0, min(selected - rows + 1, len(items) - rows))
         for k in range(first, min(len(items), first + rows)):
             chosen = k == selected
@@ -433,7 +434,7 @@ class ColorScreen:
             )
             v = values[k] if k < len(values) else ""
             if v:
-                self._text(self.mid, v, W - 12 - self.mid.width(v), y + 6, ink)
+                self._text(self.mid, v, _W - 12 - self.mid.width(v), y + 6, ink)
             y = self._band(y, _ROW_H, bg)
         self._rest(y)
 
@@ -446,7 +447,7 @@ class ColorScreen:
         y = self._band(_HEAD_H, 64, BG)
         self._text(self.big, "^", -1, y, SOFT)
         y = self._band(y, 40, BG)
-        self._int(self.big, digit, -(W // 2 + _int_width(self.big, digit) // 2), y + 10, GOLD)
+        self._int(self.big, digit, -(_W // 2 + _int_width(self.big, digit) // 2), y + 10, GOLD)
         y = self._band(y, self.big.height + 20, BG)
         self._text(self.big, "v", -1, y, SOFT)
         self._rest(self._band(y, 40, BG))
@@ -454,15 +455,17 @@ class ColorScreen:
     def lifetime(self, games, throws, recoveries, boots):
         self._full()
         self._header(texts.T_LIFETIME, -1, GOLD)
-        y = self._count_row(_HEAD_H + 4, texts.T_GAMES, games)
-        y = self._count_row(y, texts.T_THROWS, throws)
-        y = self._count_row(y, texts.T_RECOVERIES, recoveries)
-        self._rest(self._count_row(y, texts.T_BOOTS, boots))
-
-    def _count_row(self, y, text, n):
-        self._pair(text, y, INK, 12)
-        self._int(self.mid, n, -(W - 12), y + 6, GOLD)
-        return self._band(y, _ROW_H + 4, BG)
+        y = _HEAD_H + 4
+        for text, n in (
+            (texts.T_GAMES, games),
+            (texts.T_THROWS, throws),
+            (texts.T_RECOVERIES, recoveries),
+            (texts.T_BOOTS, boots),
+        ):
+            self._pair(text, y, INK, 12)
+            self._int(self.mid, n, -(_W - 12), y + 6, GOLD)
+            y = self._band(y, _ROW_H + 4, BG)
+        self._rest(y)
 
     def about(self, entropy, version, board):
         self._full()
@@ -471,16 +474,15 @@ class ColorScreen:
         rng = texts.T_RNG_TRUE if entropy == 1 else texts.T_RNG_PSEUDO
         y = self._band(y, self._pair(rng, y, INK, 12) + 8, BG)
         self._pair(texts.T_VERSION, y, INK, 12)
-        self._text(self.mid, version, W - 12 - self.mid.width(version), y + 6, GOLD)
+        self._text(self.mid, version, _W - 12 - self.mid.width(version), y + 6, GOLD)
         y = self._band(y, _ROW_H + 4, BG)
         self._pair(texts.T_BOARD, y, INK, 12)
-        self._text(self.mid, board, W - 12 - self.mid.width(board), y + 6, GOLD)
+        self._text(self.mid, board, _W - 12 - self.mid.width(board), y + 6, GOLD)
         self._rest(self._band(y, _ROW_H + 4, BG))
 
     def message(self, text, detail):
         self._full()
-        self._head_text = -1
-        self._band(0, _HEAD_H, BG)
+        self._header(-1, -1, INK)
         t = texts.TEXTS[text]
         y = 72
         self._band(_HEAD_H, y - _HEAD_H, BG)
@@ -497,21 +499,14 @@ class ColorScreen:
     def notice(self, text):
         """A one-line band over the header; notice(-1) gives the header back."""
         if text < 0:
-            self._draw_header(BG)
+            self._header(self._head_text, self._head_seat, self._head_color)
             return
         t = texts.TEXTS[text]
         w = self._text(self.mid, t[0], 8, 2, NOTICE_INK)
         vis = t[1 + self.visitor]
-        if 16 + w + self.small.width(vis) <= W - 8:
-            self._text(self.small, vis, W - 8 - self.small.width(vis), 8, NOTICE_INK)
+        if 16 + w + self.small.width(vis) <= _W - 8:
+            self._text(self.small, vis, _W - 8 - self.small.width(vis), 8, NOTICE_INK)
         self._band(0, _HEAD_H, NOTICE_BG)
-
-
-def _same(shown, counts):
-    for t in range(6):
-        if shown[t] != min(255, counts[t]):
-            return False
-    return True
 
 
 def _int_width(font, n):

@@ -6,16 +6,17 @@ solid, so a mono panel, or a player who cannot tell red, still sees which
 dice count.  The 1's single pip is larger, as on real dice.
 """
 
-# Pips of each face on a 3 x 3 grid: (column, row) pairs, 0..2 each (bytes:
-# indexing them makes no object, so a roll frame allocates nothing).
+# Pips of each face on a 3 x 3 grid: (column, row) pairs, 0..2 each, face
+# after face from the 1; face f's f pairs start at byte f * (f - 1).  Bytes:
+# indexing them makes no object, so a roll frame allocates nothing; one
+# constant, not a tuple of seven, which kept 128 B more of the heap.
 _PIPS = (
-    b"",
-    b"\x01\x01",
-    b"\x00\x00\x02\x02",
-    b"\x00\x00\x01\x01\x02\x02",
-    b"\x00\x00\x02\x00\x00\x02\x02\x02",
-    b"\x00\x00\x02\x00\x01\x01\x00\x02\x02\x02",
-    b"\x00\x00\x00\x01\x00\x02\x02\x00\x02\x01\x02\x02",
+    b"\x01\x01"
+    b"\x00\x00\x02\x02"
+    b"\x00\x00\x01\x01\x02\x02"
+    b"\x00\x00\x02\x00\x00\x02\x02\x02"
+    b"\x00\x00\x02\x00\x01\x01\x00\x02\x02\x02"
+    b"\x00\x00\x00\x01\x00\x02\x02\x00\x02\x01\x02\x02"
 )
 
 
@@ -46,7 +47,6 @@ def draw_die(fb, x, y, size, face, paper, ink, red, edge):
         fb.ellipse(x1, y1, rr, rr, edge, False, 8)
     if face < 1 or face > 6:
         return
-    pips = _PIPS[face]
     r = max(2, size // 10)
     ring = face == 1 or face == 4
     if face == 1:
@@ -55,9 +55,9 @@ def draw_die(fb, x, y, size, face, paper, ink, red, edge):
     else:
         outer = r + max(1, size // 30)
         thick = max(1, size // 24)
-    for i in range(0, len(pips), 2):
-        cx = x + size * (1 + pips[i]) // 4
-        cy = y + size * (1 + pips[i + 1]) // 4
+    for i in range(face * (face - 1), face * (face + 1), 2):
+        cx = x + size * (1 + _PIPS[i]) // 4
+        cy = y + size * (1 + _PIPS[i + 1]) // 4
         if ring:
             fb.ellipse(cx, cy, outer, outer, red, True)
             fb.ellipse(cx, cy, outer - thick, outer - thick, paper, True)

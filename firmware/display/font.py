@@ -1,13 +1,16 @@
 """Bitmap fonts read from flash one glyph at a time, and Chinese line breaking.
 
 A font is a file of tools/make_fonts.py (its docstring gives the layout),
-kept in display/fonts/.  Only its index (3 bytes per glyph: code point and
-advance) is held in the heap; a glyph is read on demand into one buffer per
+kept in display/fonts/.  From a ROMFS image (/rom on a bowl) its index
+(3 bytes per glyph: code point and advance) is read in place, from the
+flash; from any other filesystem the index is held in the heap, the code
+points shared by all fonts.  A glyph is read on demand into one buffer per
 font, which a MONO_HLSB FrameBuffer wraps once, so drawing a character
-allocates nothing.  Why a file and not a module of bytes constants: an .mpy
-module's bytes land in the heap when imported from a filesystem (frozen ones
-stay in flash, but the sim and the heap tests run .mpy files), and the
-48 px font alone is 83 KB.
+allocates nothing (a read, not a slice of the ROMFS file: a slice would
+make a memoryview, 16 bytes of garbage, each glyph).  Why a file and not a
+module of bytes constants: an .mpy module's bytes land in the heap when
+imported from a filesystem (frozen ones stay in flash, but the sim and the
+heap tests run .mpy files), and the 48 px font alone is 83 KB.
 
 FONT_DIR is display/fonts beside this module.  When the module runs from a
 tree of .mpy files (build/mpy holds no fonts), the unix port takes the
@@ -55,30 +58,28 @@ FONT_DIR = _folder()
 # a qstr, interned for good, so every character ever drawn grew the qstr
 # pool (on micropython32, 43 qstrs in a 1,000-throw game and then a new
 # 9 KB pool in the middle of play; docs/memory.md).  A text is read up to
-# MAX_CHARS characters: the most any screen can show.
-MAX_CHARS = const(192)
-_points = array("H", bytes(2 * MAX_CHARS))
+# 192 characters (_MAX_CHARS): the most any screen can show.
+_MAX_CHARS = const(192)
+_points = array("H", bytes(2 * _MAX_CHARS))
 
-
-def _utf8(s):
-    # MicroPython: the str's own bytes, in place; CPython (host tools): a copy
-    try:
-        return memoryview(s)
-    except TypeError:
-        return s.encode()
+# From this code point up, a CJK ideograph or fullwidth sign: a line may break beside it
+_WIDE = const(0x2E80)
 
 
 def decode(s):
     """Decode s into the shared code-point buffer; returns how many it holds.
 
-    Characters are counted as in s (s[i] is code point i), up to MAX_CHARS;
+    Characters are counted as in s (s[i] is code point i), up to 192;
     one outside the Basic Multilingual Plane reads as 0xFFFF (no font has it)."""
-    b = _utf8(s)
+    try:  # MicroPython: the str's own bytes, in place
+        b = memoryview(s)
+    except TypeError:  # CPython (host tools): a copy
+        b = s.encode()
     size = len(b)
     pos = 0
     n = 0
     points = _points
-    while pos < size and n < MAX_CHARS:
+    while pos < size and n < _MAX_CHARS:
         c = b[pos]
         if c < 0x80:
             pos += 1
@@ -112,21 +113,26 @@ class Font:
         if head[:4] != b"BBF1":
             raise ValueError("%s is not a font file" % name)
         self.height = head[4]
-        self._stride = head[5]
-        self._count = head[6] | head[7] << 8
-        self._body = 8 + self._count * 3
-        self._glyph_bytes = self.height * self._stride
+        stride = head[5]
+        count = head[6] | head[7] << 8
+        self._body = 8 + count * 3
+        self._glyph_bytes = self.height * stride
         self._buf = bytearray(max(self._glyph_bytes, 32))
-        self._codes = self._code_table()
-        self.file.seek(8 + 2 * self._count)
-        self._advances = self.file.read(self._count)
-        self.glyph = framebuf.FrameBuffer(self._buf, self._stride * 8, self.height, framebuf.MONO_HLSB)
+        try:
+            # a ROMFS file is flash, mapped: the tables are read in place, not copied into the heap
+            rom = memoryview(self.file)
+            self._codes = rom[8 : 8 + 2 * count]
+            self._advances = rom[8 + 2 * count : self._body]
+        except TypeError:  # LittleFS (a frozen build), the unix port's files, CPython
+            self._codes = self._code_table(2 * count)
+            self.file.seek(8 + 2 * count)
+            self._advances = self.file.read(count)
+        self.glyph = framebuf.FrameBuffer(self._buf, stride * 8, self.height, framebuf.MONO_HLSB)
         self._loaded = -1
 
-    def _code_table(self):
-        # the shared table if this font's is the same, else its own
+    def _code_table(self, n):
+        # the n bytes of the code points: the shared table if this font's is the same, else its own
         global _shared_codes
-        n = 2 * self._count
         shared = _shared_codes
         if shared is not None and len(shared) == n:
             buf = memoryview(self._buf)[:32]
@@ -147,7 +153,7 @@ class Font:
     def find(self, code):
         """Glyph number of a code point, or -1 when the font lacks it."""
         index = self._codes
-        lo, hi = 0, self._count - 1
+        lo, hi = 0, len(self._advances) - 1
         while lo <= hi:
             mid = (lo + hi) >> 1
             c = index[2 * mid] | index[2 * mid + 1] << 8
@@ -209,11 +215,6 @@ class Font:
         return x
 
 
-def _wide(code):
-    # a CJK ideograph or fullwidth sign: a line may break beside it
-    return code >= 0x2E80
-
-
 def break_lines(font, s, width, starts, most=8):
     """Break s into lines at most `width` px wide; fills `starts` with each line's start.
 
@@ -224,7 +225,8 @@ def break_lines(font, s, width, starts, most=8):
     two lines break 4 + 3, so 五子登科带一秀 reads 五子登科 / 带一秀, not
     five and two.  With more than `most` lines needed, the first `most`
     lines are filled as full as they go (the caller shows those).  `starts`
-    is a caller's list, long enough (len(s) + 1).
+    is a caller's list or bytearray (a start is at most 192), long enough
+    (len(s) + 1).
     """
     total = font.width(s)  # decodes s into _points, which _fill reads
     chars = decode(s)
@@ -270,13 +272,18 @@ def _fill(font, n, width, starts, target, wanted):
                 if s[j] == 32:
                     last_space = j
                 break
-            if j > i and (s[j] == 32 or _wide(s[j]) or _wide(s[j - 1])):
+            if j > i and (s[j] == 32 or s[j] >= _WIDE or s[j - 1] >= _WIDE):
                 last_break = j
                 if s[j] == 32:
                     last_space = j
             w += adv
             j += 1
-            if w >= target and count < wanted and j < n and (s[j] == 32 or _wide(s[j]) or _wide(s[j - 1])):
+            if (
+                w >= target
+                and count < wanted
+                and j < n
+                and (s[j] == 32 or s[j] >= _WIDE or s[j - 1] >= _WIDE)
+            ):
                 last_break = j
                 if s[j] == 32:
                     last_space = j
