@@ -27,6 +27,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -130,6 +131,16 @@ def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args
     """
     port = port or default_port
     binary, package_dir = port_setup(port)
+    if port == "esp32rom" and script_args is None and len(code.encode()) > 255:
+        # the unix port makes every argument after the script a qstr, at most
+        # 255 bytes (a longer one stops it with "FATAL: uncaught NLR"): longer
+        # code goes to tools/romfs_run.py in a file
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write(code)
+        try:
+            return run_micropython(f.name, heapsize, path, timeout, [], port)
+        finally:
+            os.remove(f.name)
     program = ["-c", code] if script_args is None else [code, *script_args]
     if port == "esp32rom":
         image = rom_image()
