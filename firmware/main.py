@@ -13,7 +13,7 @@ are cancelled and the started watchdog is handed to board.watchdog.release()
 be stopped), so the REPL the host then uses is never reset under it.
 
 Robustness: the watchdog is fed once a second only while the app is
-healthy (waiting for a press, or busy for less than app.BUSY_LIMIT_MS),
+healthy (waiting for a press, or busy for less than app/app.py _BUSY_LIMIT_MS, 10 s),
 so a hung task resets the bowl, which then resumes from flash; an uncaught
 exception in any task is written to the crash file and the bowl resets
 rather than sitting dead.
