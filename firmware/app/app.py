@@ -17,7 +17,8 @@ for a press that long with nothing pressed, the screen goes dark and the
 lamp off; the next press only lights them again (never a throw), and the
 game and the picture are as they were.
 
-Speech (board.speaker, app/voice.py): every throw and void is announced
+Speech (board.speaker, a board.dfplayer.DFPlayer, and app/speech.py's
+Announcement, built once and refilled): every throw and void is announced
 once durable (the award, the six faces, what changed, whose turn), and the
 game start, the end, a resume, out of service and flash full have spoken
 forms.  The announcement plays from the speaker's own task; the app only
@@ -39,12 +40,11 @@ from display import texts as T
 from micropython import const
 
 from app import settings as S
-from app import sounds
+from app import sounds, speech
 from app.bootlog import count_boot
 from app.health import HealthyBytes, RngFailure
 from app.live import Live
 from app.outcome import Outcome
-from app.voice import Voice
 from bobing import events as ev
 from bobing.dice import Dice
 from bobing.rules import PRESETS, Rules
@@ -85,9 +85,10 @@ class App:
         # a serial without readline() (the headless sim's stdin holds presses) takes no commands
         self.commands = getattr(board.serial, "readline", None)
         self.sync_asked = False
-        self.voice = None
-        if board.speaker is not None:
-            self.voice = Voice(board.speaker)
+        # the announcement being built, or the last one said (kept for the
+        # referee's repeat); None: the board has no speaker
+        self.said = None if board.speaker is None else speech.Announcement()
+        self.speech_on = True
         self.out = Outcome()
         self.fresh_start = fresh_start
         self.boots = 0
@@ -133,8 +134,8 @@ class App:
         if game is None and self.fresh_start:
             self.new_game()
             return
-        if game is not None and self.voice is not None:
-            self.voice.resumed(game, session.shown)
+        if game is not None and self.said is not None:
+            speech.resumed(self.said, game, session.shown)
         if game is not None and not game.ended:
             last = None
             shown = session.shown
@@ -167,8 +168,13 @@ class App:
         sound.vibrate = bool(s[S.VIBRATION])
         self.screen.set_language(s[S.LANGUAGE])
         self.screen.set_contrast(s[S.CONTRAST])
-        if self.voice is not None:
-            self.voice.apply(s[S.SPEECH], s[S.SPEECH_LANGUAGE], s[S.SPEECH_VOLUME])
+        if self.said is not None:
+            speaker = self.board.speaker
+            self.speech_on = bool(s[S.SPEECH])
+            self.said.language = s[S.SPEECH_LANGUAGE]  # the card folder
+            speaker.volume(s[S.SPEECH_VOLUME])
+            if not self.speech_on:
+                speaker.stop()
         self.board.kbd_intr(not s[S.KIOSK])  # kiosk: no Ctrl-C from the USB serial
 
     def save_settings(self):
@@ -325,8 +331,8 @@ class App:
             self.speak()
             return
         self.live.game(game, False, None)
-        if self.voice is not None:
-            self.voice.start(game)
+        if self.said is not None:
+            speech.game_start(self.said, game)
         self.notice(-1)
         self.show_turn()
         self.session.maintain()
@@ -376,9 +382,9 @@ class App:
         lock-out (at least _ANNOUNCE_MS, and while the announcement plays), the end."""
         game = self.shown_game()
         self.live.turn(game, out)
-        voice = self.voice
-        if voice is not None:
-            voice.throw(game.last_events(), game)
+        said = self.said
+        if said is not None:
+            speech.throw(said, game.last_events(), game)
         self.session.maintain()
         self.check_space()
         self.speak()
@@ -388,8 +394,8 @@ class App:
             await self.clock.sleep_ms(_END_PAUSE_MS)
             self.show_end()
             self.live.end(game, self.session.store.audit_code())
-            if voice is not None:
-                voice.end(game)
+            if said is not None:
+                speech.game_end(said, game)
                 self.speak()  # not waited for: a long table's end takes minutes to say
         elif self.stopped < 0:
             self.hold = _RESULT_HOLD_MS
@@ -425,37 +431,54 @@ class App:
     # --- speech ----------------------------------------------------------------------
 
     def speak(self):
-        """Send the announcement built so far to the speaker; returns at once."""
-        if self.voice is not None:
-            self.voice.speak()
+        """Hand the announcement built so far to the speaker's queue (it plays
+        from the speaker's own task); returns at once.  With speech off it is
+        built but not sent, so switching speech on makes the next repeat say
+        what is on the screen."""
+        said = self.said
+        if said is not None and self.speech_on and said.count:
+            self.board.speaker.say(said.clips, said.count, said.language)
 
     def unsaid(self):
         """Start a new announcement (before a press changes the game)."""
-        if self.voice is not None:
-            self.voice.clear()
+        if self.said is not None:
+            self.said.clear()
 
     def tell(self, text, detail=-1):
-        """Add a sentence to the announcement being built (a stop, a notice)."""
-        if self.voice is not None:
-            self.voice.add(text, detail)
+        """Add a display.texts sentence (and a second one) to the announcement
+        being built (a stop, a notice)."""
+        said = self.said
+        if said is not None:
+            said.text(text)
+            if detail >= 0:
+                said.text(detail)
 
     async def repeat(self, ask_void=False):
-        """The referee's short press: the last announcement again (and the void
-        question), presses locked out while it plays."""
-        if self.voice is None:
+        """The referee's short press: the last announcement again, presses
+        locked out while it plays; with ask_void, then the void question
+        (跳猴? press again), which is not kept for the next repeat."""
+        said = self.said
+        if said is None:
             return
-        self.voice.repeat(ask_void)
+        count = said.count
+        truncated = said.truncated
+        if ask_void:
+            said.text(T.T_VOID_ASK)
+            said.text(T.T_PRESS_AGAIN)
+        self.speak()
+        said.count = count
+        said.truncated = truncated
         self.inputs.lock()
         await self.spoken()
         self.inputs.unlock()
 
     async def spoken(self):
-        """Wait while an announcement plays; the caller has locked the presses.
-        A `sync` line ends the wait early: the press is durable and shown,
-        only its words are cut short."""
-        voice = self.voice
+        """Wait while an announcement plays (the lock-out of hardware/README.md 9);
+        the caller has locked the presses.  A `sync` line ends the wait early:
+        the press is durable and shown, only its words are cut short."""
+        speaker = self.board.speaker
         clock = self.clock
-        while voice is not None and voice.speaking and not self.polled():
+        while self.said is not None and self.speech_on and speaker.speaking and not self.polled():
             self.busy_since = clock.ticks_ms()  # a healthy wait, however long the words
             await clock.sleep_ms(_SERIAL_MS)
 

@@ -34,7 +34,7 @@ CMD_STOP = const(0x16)
 MAX_VOLUME = const(30)
 MAX_FOLDER = const(99)
 MAX_FILE = const(255)
-QUEUE_CLIPS = const(255)  # one announcement: app/speech.py CAPACITY (a 20-player game end needs ~220)
+QUEUE_CLIPS = const(255)  # one announcement: app/speech.py _CAPACITY (a 20-player game end needs ~220)
 
 START_MS = const(600)  # play sent -> BUSY low; the module takes ~100-300 ms to open a file
 MAX_CLIP_MS = const(15000)  # BUSY stuck low longer than this: taken as done
