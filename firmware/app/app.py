@@ -177,12 +177,6 @@ class App:
                 speaker.stop()
         self.board.kbd_intr(not s[S.KIOSK])  # kiosk: no Ctrl-C from the USB serial
 
-    def save_settings(self):
-        try:
-            self.settings.save()
-        except StoreFull:
-            self.live.status("settings", "flash full: settings not saved")
-
     def note(self, text):
         """A note record in the log (what the host should see); best effort."""
         try:
@@ -193,13 +187,19 @@ class App:
     # --- the main loop ---------------------------------------------------------------
 
     async def run(self):
-        """Boot, then play until the host's `sync` line (returns then: see leave())."""
+        """Boot, then play until the host's `sync` line; then the bowl stops
+        taking presses, says so on the screen and the serial, and Ctrl-C works
+        again (also in kiosk mode), and run() returns."""
         self.boot()
         try:
             await self.play()
         except SyncRequested:
             pass
-        self.leave()
+        self.lamp(False)
+        self.board.sound.stop()
+        self.screen.message(T.T_SYNC_MODE, -1)
+        self.live.sync()
+        self.board.kbd_intr(True)
 
     async def play(self):
         from app.menu import operator_menu
@@ -242,15 +242,6 @@ class App:
             elif event == ins.REFEREE:
                 await self.repeat()
 
-    def leave(self):
-        """For the host's sync: the bowl stops taking presses, says so on the
-        screen and the serial, and Ctrl-C works again (also in kiosk mode)."""
-        self.lamp(False)
-        self.board.sound.stop()
-        self.screen.message(T.T_SYNC_MODE, -1)
-        self.live.sync()
-        self.board.kbd_intr(True)
-
     def polled(self):
         """Read the serial's command lines; True once `sync` came."""
         read = self.commands
@@ -281,7 +272,7 @@ class App:
             self.live.status("idle", "screen dark")
             try:
                 await self._wait(-1)
-            finally:  # also when the host's sync ends the wait: leave() shows its message
+            finally:  # also when the host's sync ends the wait: run() then shows its message
                 board.backlight(True)
                 board.lamp(self.lit)
 

@@ -16,7 +16,7 @@ min-entropy per byte (a healthy RNG byte: every value p = 2^-8):
   with P(B >= c) <= alpha for B = 1 + Binomial(W - 1, 2^-H):
   C = 17 (P(B >= 17) = 3.9e-10 <= 2^-30 = 9.3e-10).
 
-At boot, start() runs STARTUP_BYTES (1,024, as 4.3 asks) through the tests
+At boot, start() runs _STARTUP_BYTES (1,024, as 4.3 asks) through the tests
 before the first die.
 """
 
@@ -25,7 +25,7 @@ from micropython import const
 RCT_CUTOFF = const(5)
 APT_WINDOW = const(512)
 APT_CUTOFF = const(17)
-STARTUP_BYTES = const(1024)
+_STARTUP_BYTES = const(1024)
 
 
 class RngFailure(Exception):
@@ -47,7 +47,7 @@ class HealthyBytes:
     def start(self):
         """The start-up test; RngFailure if it fails."""
         done = 0
-        while done < STARTUP_BYTES:
+        while done < _STARTUP_BYTES:
             self(64)
             done += 64
 
