@@ -202,14 +202,14 @@ class App:
         self.board.kbd_intr(True)
 
     async def play(self):
-        from app.menu import operator_menu
-
         ins = self.inputs
         while True:
             game = self.session.game
             if self.stopped >= 0:
                 event = await self.wait(-1)
                 if event == ins.REFEREE_LONG:
+                    from app.menu import operator_menu  # loaded when the menu first opens (rare)
+
                     await operator_menu(self)
                     self.redraw()
                 elif event == ins.REFEREE:
@@ -228,6 +228,8 @@ class App:
                     self.show_turn()
                     continue
             if event == ins.REFEREE_LONG:
+                from app.menu import operator_menu  # as above: a game that never opens it never loads it
+
                 if await operator_menu(self):
                     self.new_game()
                 else:
