@@ -58,27 +58,26 @@ class HealthyBytes:
         if len(data) != n:
             self._fail("short read")
         for b in data:
-            self._check(b)
+            # repetition count: the same byte RCT_CUTOFF times in a row
+            if b == self._last:
+                self._run += 1
+                if self._run >= RCT_CUTOFF:
+                    self._fail("repetition count test")
+            else:
+                self._last = b
+                self._run = 1
+            # adaptive proportion: the window's first byte APT_CUTOFF times in APT_WINDOW
+            if self._pos == 0:
+                self._ref = b
+                self._seen = 1
+            elif b == self._ref:
+                self._seen += 1
+                if self._seen >= APT_CUTOFF:
+                    self._fail("adaptive proportion test")
+            self._pos += 1
+            if self._pos == APT_WINDOW:
+                self._pos = 0
         return data
-
-    def _check(self, b):
-        if b == self._last:
-            self._run += 1
-            if self._run >= RCT_CUTOFF:
-                self._fail("repetition count test")
-        else:
-            self._last = b
-            self._run = 1
-        if self._pos == 0:
-            self._ref = b
-            self._seen = 1
-        elif b == self._ref:
-            self._seen += 1
-            if self._seen >= APT_CUTOFF:
-                self._fail("adaptive proportion test")
-        self._pos += 1
-        if self._pos == APT_WINDOW:
-            self._pos = 0
 
     def _fail(self, test):
         self.failed = test

@@ -57,10 +57,6 @@ def checksum(frame):
     return -total & 0xFFFF
 
 
-def _elapsed(now, then):
-    return (now - then) & _TICKS_MASK
-
-
 class DFPlayer:
     """The module on `uart` (an object with write(buf)) and `busy` (a Pin, or any
     object with value(), or a callable: 0 while a clip plays).
@@ -121,7 +117,7 @@ class DFPlayer:
     def poll(self, now):
         """One step of the queue at ticks_ms() `now`: sends at most one frame,
         never waits.  Call it every POLL_MS or so (run() does)."""
-        since = _elapsed(now, self._since)
+        since = (now - self._since) & _TICKS_MASK  # ms, across the ticks' wrap
         if self._booting:
             if since < BOOT_MS:
                 return
