@@ -13,7 +13,7 @@ are cancelled and the started watchdog is handed to board.watchdog.release()
 be stopped), so the REPL the host then uses is never reset under it.
 
 Robustness: the watchdog is fed once a second only while the app is
-healthy (waiting for a press, or busy for less than app.BUSY_LIMIT_MS),
+healthy (waiting for a press, or busy for less than app/app.py _BUSY_LIMIT_MS, 10 s),
 so a hung task resets the bowl, which then resumes from flash; an uncaught
 exception in any task is written to the crash file and the bowl resets
 rather than sitting dead.
@@ -28,7 +28,7 @@ from app.bootlog import write_crash
 from micropython import const
 
 PROFILES = ("devkit", "cyd", "oled")
-FEED_MS = const(1000)
+_FEED_MS = const(1000)
 
 
 def crash(board, exc):
@@ -43,7 +43,7 @@ async def feed(board, app):
     while True:
         if app.healthy():
             board.watchdog.feed()
-        await board.clock.sleep_ms(FEED_MS)
+        await board.clock.sleep_ms(_FEED_MS)
 
 
 async def _main(board, app):
@@ -70,21 +70,17 @@ def run(board, fresh_start=False):
         crash(board, e)
 
 
-def profile():
+def start():
+    """Build the Board of the profile named in /profile (devkit if none) and run."""
     try:
         with open("/profile") as f:
             name = f.read().strip()
     except OSError:
-        return "devkit"
+        name = "devkit"
     if name not in PROFILES:
         print("main: /profile names %r, not one of %s: using devkit" % (name, ", ".join(PROFILES)))
-        return "devkit"
-    return name
-
-
-def start():
-    module = __import__("board." + profile(), None, None, ["build"])
-    run(module.build())
+        name = "devkit"
+    run(__import__("board." + name, None, None, ["build"]).build())
 
 
 if __name__ == "__main__" or sys.platform == "esp32":

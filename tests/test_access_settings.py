@@ -49,7 +49,7 @@ from app.menu import values
 os.mkdir("%(dir)s")
 path = "%(dir)s/settings"
 body = bytearray(b"BS1")
-old = [r[0] for r in S.RANGES[:15]]  # the firmware before these settings: 15 values
+old = S.Settings(path).values[:15]  # the defaults of the firmware before these settings: 15 values
 old[S.SPEECH_VOLUME] = 12
 body.append(len(old))
 for v in old:

@@ -20,7 +20,7 @@ def write(values):
         f.write(body)
 
 # a file of the firmware before speech: 12 settings, 6 players, kiosk on, PIN 4321
-old = [r[0] for r in S.RANGES[:12]]
+old = S.Settings(path).values[:12]  # the defaults
 old[S.PLAYERS] = 6
 old[S.KIOSK] = 1
 old[S.PIN] = 4321
@@ -31,7 +31,7 @@ s[S.SPEECH_VOLUME] = 12
 s.save()
 t = S.Settings(path)
 print(t.load(), t[S.PLAYERS], t[S.SPEECH_VOLUME])
-write([r[0] for r in S.RANGES] + [0])  # more settings than this firmware knows: damaged
+write(S.Settings(path).values + [0])  # more settings than this firmware knows: damaged
 print(S.Settings(path).load())
 """
 

@@ -103,9 +103,13 @@ show()
 def test_every_screen_that_matters_has_a_spoken_form():
     said = heard(
         """
-speech.message(said, tx.T_OUT_OF_SERVICE, tx.T_RNG_FAILED)
+said.clear()  # a stop: App.unsaid(), then App.tell(text, detail)
+said.text(tx.T_OUT_OF_SERVICE)
+said.text(tx.T_RNG_FAILED)
 show()
-speech.message(said, tx.T_FLASH_FULL, tx.T_SYNC_NEEDED)
+said.clear()
+said.text(tx.T_FLASH_FULL)
+said.text(tx.T_SYNC_NEEDED)
 show()
 game = Game(Rules("xiamen"), 3, draw=(2, 6), draw_seat=0, first_seat=1)
 speech.game_start(said, game)
@@ -192,7 +196,8 @@ def note():
     for c in said.clips[:said.count]:
         used[c] = 1
 for text in range(len(tx.TEXTS)):
-    speech.message(said, text)
+    said.clear()
+    said.text(text)
     note()
 for n in range(257):
     said.clear()

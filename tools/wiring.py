@@ -45,12 +45,9 @@ def load_pins():
 
 def profile_pins(pins, profile):
     """{role: gpio} of one profile, e.g. {"THROW": 33, ...}; gpio -1 = not wired to a GPIO."""
-    prefix = profile.upper() + "_"
-    return {
-        name[len(prefix) :]: getattr(pins, name)
-        for name in dir(pins)
-        if name.startswith(prefix) and not name.endswith(NOT_PINS)
-    }
+    table = getattr(pins, profile.upper())  # one role a line: ROLE NUMBER [note]
+    roles = [line.split()[0] for line in table.strip().split("\n")]
+    return {role: pins.get(table, role) for role in roles if not role.endswith(NOT_PINS)}
 
 
 # role -> (what the wire goes to, part in the wire or ""); "{panel}" is the profile's display.
@@ -93,21 +90,21 @@ def describe(pins, profile):
     if profile == "devkit":
         panel = "ST7789 TFT"
         title = 'devkit: ESP32-DevKitC (WROOM-32E) + 2.0" ST7789 on SPI(%d), %d MHz' % (
-            pins.DEVKIT_SPI_ID,
-            pins.DEVKIT_SPI_HZ // 1_000_000,
+            pins.get(pins.DEVKIT, "SPI_ID"),
+            pins.get(pins.DEVKIT, "SPI_HZ") // 1_000_000,
         )
     elif profile == "oled":
         panel = "SSD1306 OLED"
         title = "oled: ESP32-DevKitC + SSD1306 128x64 on I2C(%d), %d kHz, address 0x%02X" % (
-            pins.OLED_I2C_ID,
-            pins.OLED_I2C_HZ // 1000,
-            pins.OLED_ADDR,
+            pins.get(pins.OLED, "I2C_ID"),
+            pins.get(pins.OLED, "I2C_HZ") // 1000,
+            pins.get(pins.OLED, "ADDR"),
         )
     elif profile == "cyd":
         panel = "ILI9341 TFT"
         title = "cyd: ESP32-2432S028R, ILI9341 on SPI(%d) (HSPI), %d MHz, wired on the board" % (
-            pins.CYD_SPI_ID,
-            pins.CYD_SPI_HZ // 1_000_000,
+            pins.get(pins.CYD, "SPI_ID"),
+            pins.get(pins.CYD, "SPI_HZ") // 1_000_000,
         )
     else:
         raise ValueError("unknown board profile %r (choose from %s)" % (profile, ", ".join(PROFILES)))

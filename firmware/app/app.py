@@ -7,17 +7,18 @@ has failed, nothing changed, nothing is shown but the stop message, and
 play stops.  After a power cut, boot() shows the last durable throw again
 with the "resumed" notice.
 
-Timings (ms, on the board clock): roll animation FRAMES x FRAME_MS (800,
-at most 1 s); presses locked out for the announcement ANNOUNCE_MS after
-the result; the result stays up RESULT_HOLD_MS before "whose turn" (a
+Timings (ms, on the board clock): roll animation _FRAMES x _FRAME_MS (800,
+at most 1 s); presses locked out for the announcement _ANNOUNCE_MS after
+the result; the result stays up _RESULT_HOLD_MS before "whose turn" (a
 press in between throws at once); a void needs its second referee press
-within CONFIRM_MS; in kiosk mode the end screen starts the next game after
-KIOSK_END_MS.  Idle timeout (the IDLE_MIN setting, 0: never): waiting
+within _CONFIRM_MS; in kiosk mode the end screen starts the next game after
+_KIOSK_END_MS.  Idle timeout (the IDLE_MIN setting, 0: never): waiting
 for a press that long with nothing pressed, the screen goes dark and the
 lamp off; the next press only lights them again (never a throw), and the
 game and the picture are as they were.
 
-Speech (board.speaker, app/voice.py): every throw and void is announced
+Speech (board.speaker, a board.dfplayer.DFPlayer, and app/speech.py's
+Announcement, built once and refilled): every throw and void is announced
 once durable (the award, the six faces, what changed, whose turn), and the
 game start, the end, a resume, out of service and flash full have spoken
 forms.  The announcement plays from the speaker's own task; the app only
@@ -29,7 +30,7 @@ confirming press voids.
 
 Serial commands (docs/events.md): while waiting for a press, and while an
 announcement plays, the app reads lines from board.serial.readline() every
-SERIAL_MS.  `sync` (the host's, docs/sync.md) ends run() at the next wait:
+_SERIAL_MS.  `sync` (the host's, docs/sync.md) ends run() at the next wait:
 never inside a throw, the log durable, settings saved; run() prints
 {"event": "sync"} and turns Ctrl-C back on, and main.py returns to the
 REPL.  Any other line is ignored.
@@ -38,32 +39,12 @@ REPL.  Any other line is ignored.
 from display import texts as T
 from micropython import const
 
-from app import sounds
+from app import settings as S
+from app import sounds, speech
 from app.bootlog import count_boot
 from app.health import HealthyBytes, RngFailure
 from app.live import Live
 from app.outcome import Outcome
-from app.settings import (
-    ACCEPT_MS,
-    CONTRAST,
-    IDLE_MIN,
-    KIOSK,
-    LANGUAGE,
-    LONG_MS,
-    MUTE,
-    PLAYERS,
-    PRESET,
-    REARM_MS,
-    SETS,
-    SPEECH,
-    SPEECH_LANGUAGE,
-    SPEECH_VOLUME,
-    STARTER,
-    VIBRATION,
-    VOLUME,
-    Settings,
-)
-from app.voice import Voice
 from bobing import events as ev
 from bobing.dice import Dice
 from bobing.rules import PRESETS, Rules
@@ -71,17 +52,15 @@ from bobing.session import NOTE, Session
 from bobing.store.log import StoreFull
 from bobing.store.store import Store
 
-VERSION = "0.1.0"
-
-FRAMES = const(8)
-FRAME_MS = const(100)
-ANNOUNCE_MS = const(600)
-RESULT_HOLD_MS = const(4000)
-CONFIRM_MS = const(5000)
-KIOSK_END_MS = const(30000)
-END_PAUSE_MS = const(2000)  # the final result stays up this long before the end screen
-BUSY_LIMIT_MS = const(10000)  # longer away from the input than this: the loop is hung
-SERIAL_MS = const(50)  # how often serial command lines are read while waiting
+_FRAMES = const(8)
+_FRAME_MS = const(100)
+_ANNOUNCE_MS = const(600)
+_RESULT_HOLD_MS = const(4000)
+_CONFIRM_MS = const(5000)
+_KIOSK_END_MS = const(30000)
+_END_PAUSE_MS = const(2000)  # the final result stays up this long before the end screen
+_BUSY_LIMIT_MS = const(10000)  # longer away from the input than this: the loop is hung
+_SERIAL_MS = const(50)  # how often serial command lines are read while waiting
 
 
 class SyncRequested(Exception):
@@ -89,7 +68,7 @@ class SyncRequested(Exception):
 
 
 class App:
-    VERSION = VERSION
+    VERSION = "0.1.0"
 
     def __init__(self, board, fresh_start=False):
         """fresh_start: a bowl whose log holds no game yet starts one at once
@@ -99,16 +78,17 @@ class App:
         self.inputs = board.inputs
         self.clock = board.clock
         root = board.flash_root
-        self.settings = Settings(root + "/settings")
+        self.settings = S.Settings(root + "/settings")
         self.rng = HealthyBytes(board.random_bytes)
         self.session = Session(Store(root), Dice(self.rng), board.entropy)
         self.live = Live(board.serial)
         # a serial without readline() (the headless sim's stdin holds presses) takes no commands
         self.commands = getattr(board.serial, "readline", None)
         self.sync_asked = False
-        self.voice = None
-        if board.speaker is not None:
-            self.voice = Voice(board.speaker)
+        # the announcement being built, or the last one said (kept for the
+        # referee's repeat); None: the board has no speaker
+        self.said = None if board.speaker is None else speech.Announcement()
+        self.speech_on = True
         self.out = Outcome()
         self.fresh_start = fresh_start
         self.boots = 0
@@ -125,9 +105,9 @@ class App:
     # --- health, for the watchdog feeder ---------------------------------------
 
     def healthy(self):
-        """True while the app waits for input or has been busy less than BUSY_LIMIT_MS."""
+        """True while the app waits for input or has been busy less than _BUSY_LIMIT_MS."""
         clock = self.clock
-        return self.inputs.waiting or clock.ticks_diff(clock.ticks_ms(), self.busy_since) < BUSY_LIMIT_MS
+        return self.inputs.waiting or clock.ticks_diff(clock.ticks_ms(), self.busy_since) < _BUSY_LIMIT_MS
 
     # --- boot ----------------------------------------------------------------------
 
@@ -154,8 +134,8 @@ class App:
         if game is None and self.fresh_start:
             self.new_game()
             return
-        if game is not None and self.voice is not None:
-            self.voice.resumed(game, session.shown)
+        if game is not None and self.said is not None:
+            speech.resumed(self.said, game, session.shown)
         if game is not None and not game.ended:
             last = None
             shown = session.shown
@@ -166,37 +146,36 @@ class App:
                 self.show_turn()
             else:
                 self.show_result(last)
-                self.hold = RESULT_HOLD_MS
+                self.hold = _RESULT_HOLD_MS
             self.notice(T.T_RESUMED)
             self.lamp(True)
         elif game is not None:
             self.show_end()
         else:
-            self.screen.attract(self.settings[PLAYERS], self.settings[PRESET])
+            self.screen.attract(self.settings[S.PLAYERS], self.settings[S.PRESET])
         self.check_space()
         self.speak()
 
     def apply_settings(self):
         s = self.settings
         ins = self.inputs
-        ins.accept_ms = s[ACCEPT_MS]
-        ins.rearm_ms = s[REARM_MS]
-        ins.long_ms = s[LONG_MS]
+        ins.accept_ms = s[S.ACCEPT_MS]
+        ins.rearm_ms = s[S.REARM_MS]
+        ins.long_ms = s[S.LONG_MS]
         sound = self.board.sound
-        sound.volume = s[VOLUME]
-        sound.muted = bool(s[MUTE])
-        sound.vibrate = bool(s[VIBRATION])
-        self.screen.set_language(s[LANGUAGE])
-        self.screen.set_contrast(s[CONTRAST])
-        if self.voice is not None:
-            self.voice.apply(s[SPEECH], s[SPEECH_LANGUAGE], s[SPEECH_VOLUME])
-        self.board.kbd_intr(not s[KIOSK])  # kiosk: no Ctrl-C from the USB serial
-
-    def save_settings(self):
-        try:
-            self.settings.save()
-        except StoreFull:
-            self.live.status("settings", "flash full: settings not saved")
+        sound.volume = s[S.VOLUME]
+        sound.muted = bool(s[S.MUTE])
+        sound.vibrate = bool(s[S.VIBRATION])
+        self.screen.set_language(s[S.LANGUAGE])
+        self.screen.set_contrast(s[S.CONTRAST])
+        if self.said is not None:
+            speaker = self.board.speaker
+            self.speech_on = bool(s[S.SPEECH])
+            self.said.language = s[S.SPEECH_LANGUAGE]  # the card folder
+            speaker.volume(s[S.SPEECH_VOLUME])
+            if not self.speech_on:
+                speaker.stop()
+        self.board.kbd_intr(not s[S.KIOSK])  # kiosk: no Ctrl-C from the USB serial
 
     def note(self, text):
         """A note record in the log (what the host should see); best effort."""
@@ -208,23 +187,29 @@ class App:
     # --- the main loop ---------------------------------------------------------------
 
     async def run(self):
-        """Boot, then play until the host's `sync` line (returns then: see leave())."""
+        """Boot, then play until the host's `sync` line; then the bowl stops
+        taking presses, says so on the screen and the serial, and Ctrl-C works
+        again (also in kiosk mode), and run() returns."""
         self.boot()
         try:
             await self.play()
         except SyncRequested:
             pass
-        self.leave()
+        self.lamp(False)
+        self.board.sound.stop()
+        self.screen.message(T.T_SYNC_MODE, -1)
+        self.live.sync()
+        self.board.kbd_intr(True)
 
     async def play(self):
-        from app.menu import operator_menu
-
         ins = self.inputs
         while True:
             game = self.session.game
             if self.stopped >= 0:
                 event = await self.wait(-1)
                 if event == ins.REFEREE_LONG:
+                    from app.menu import operator_menu  # loaded when the menu first opens (rare)
+
                     await operator_menu(self)
                     self.redraw()
                 elif event == ins.REFEREE:
@@ -233,7 +218,7 @@ class App:
             if game is None:
                 event = await self.wait(-1)
             elif game.ended:
-                event = await self.wait(KIOSK_END_MS if self.settings[KIOSK] else -1)
+                event = await self.wait(_KIOSK_END_MS if self.settings[S.KIOSK] else -1)
                 if event == 0:
                     event = ins.THROW
             else:
@@ -243,6 +228,8 @@ class App:
                     self.show_turn()
                     continue
             if event == ins.REFEREE_LONG:
+                from app.menu import operator_menu  # as above: a game that never opens it never loads it
+
                 if await operator_menu(self):
                     self.new_game()
                 else:
@@ -256,15 +243,6 @@ class App:
                 await self.void()
             elif event == ins.REFEREE:
                 await self.repeat()
-
-    def leave(self):
-        """For the host's sync: the bowl stops taking presses, says so on the
-        screen and the serial, and Ctrl-C works again (also in kiosk mode)."""
-        self.lamp(False)
-        self.board.sound.stop()
-        self.screen.message(T.T_SYNC_MODE, -1)
-        self.live.sync()
-        self.board.kbd_intr(True)
 
     def polled(self):
         """Read the serial's command lines; True once `sync` came."""
@@ -280,10 +258,10 @@ class App:
     async def wait(self, timeout_ms):
         """The next press (THROW, REFEREE, REFEREE_LONG) or 0 on timeout;
         the stuck-switch hint is handled here.  SyncRequested once the host's
-        `sync` line came (checked every SERIAL_MS while waiting).  A wait
+        `sync` line came (checked every _SERIAL_MS while waiting).  A wait
         without a timeout goes dark after the idle timeout, and the press
         that lights it again is taken here: the caller never sees it."""
-        idle = self.settings[IDLE_MIN]
+        idle = self.settings[S.IDLE_MIN]
         if timeout_ms >= 0 or not idle:
             return await self._wait(timeout_ms)
         while True:
@@ -296,7 +274,7 @@ class App:
             self.live.status("idle", "screen dark")
             try:
                 await self._wait(-1)
-            finally:  # also when the host's sync ends the wait: leave() shows its message
+            finally:  # also when the host's sync ends the wait: run() then shows its message
                 board.backlight(True)
                 board.lamp(self.lit)
 
@@ -309,7 +287,7 @@ class App:
                 raise SyncRequested()
             step = timeout_ms
             if self.commands is not None:
-                step = SERIAL_MS
+                step = _SERIAL_MS
                 if timeout_ms >= 0:
                     left = timeout_ms - clock.ticks_diff(clock.ticks_ms(), start)
                     if left <= 0:
@@ -335,7 +313,7 @@ class App:
         self.unsaid()
         try:
             game = self.session.new_game(
-                Rules(PRESETS[s[PRESET]]), s[PLAYERS], s[SETS], first_seat=0 if s[STARTER] else -1
+                Rules(PRESETS[s[S.PRESET]]), s[S.PLAYERS], s[S.SETS], first_seat=0 if s[S.STARTER] else -1
             )
         except StoreFull:
             self.stop_full()
@@ -346,8 +324,8 @@ class App:
             self.speak()
             return
         self.live.game(game, False, None)
-        if self.voice is not None:
-            self.voice.start(game)
+        if self.said is not None:
+            speech.game_start(self.said, game)
         self.notice(-1)
         self.show_turn()
         self.session.maintain()
@@ -381,12 +359,12 @@ class App:
             return
         screen = self.screen
         faces = self._roll_faces
-        for _ in range(FRAMES):  # what the dice show while rolling: not the RNG's bytes
+        for _ in range(_FRAMES):  # what the dice show while rolling: not the RNG's bytes
             for i in range(6):
                 self._spin = (self._spin * 1103515245 + 12345) & 0x3FFFFFFF
                 faces[i] = (self._spin >> 16) % 6 + 1
             screen.roll(faces)
-            await self.clock.sleep_ms(FRAME_MS)
+            await self.clock.sleep_ms(_FRAME_MS)
         self.show_result(out)
         self.board.sound.play(sounds.for_award(out.award))
         await self.announce(out)
@@ -394,34 +372,34 @@ class App:
 
     async def announce(self, out):
         """After a result or a void: live event, speech, housekeeping, the
-        lock-out (at least ANNOUNCE_MS, and while the announcement plays), the end."""
+        lock-out (at least _ANNOUNCE_MS, and while the announcement plays), the end."""
         game = self.shown_game()
         self.live.turn(game, out)
-        voice = self.voice
-        if voice is not None:
-            voice.throw(game.last_events(), game)
+        said = self.said
+        if said is not None:
+            speech.throw(said, game.last_events(), game)
         self.session.maintain()
         self.check_space()
         self.speak()
-        await self.clock.sleep_ms(ANNOUNCE_MS)
+        await self.clock.sleep_ms(_ANNOUNCE_MS)
         await self.spoken()
         if game.ended:
-            await self.clock.sleep_ms(END_PAUSE_MS)
+            await self.clock.sleep_ms(_END_PAUSE_MS)
             self.show_end()
             self.live.end(game, self.session.store.audit_code())
-            if voice is not None:
-                voice.end(game)
+            if said is not None:
+                speech.game_end(said, game)
                 self.speak()  # not waited for: a long table's end takes minutes to say
         elif self.stopped < 0:
-            self.hold = RESULT_HOLD_MS
+            self.hold = _RESULT_HOLD_MS
 
     async def void(self):
         """The referee's 跳猴: say the last announcement again and ask; void
-        the seat on turn on a second press within CONFIRM_MS of the question
+        the seat on turn on a second press within _CONFIRM_MS of the question
         (counted from the end of the repeat: presses during it are ignored)."""
         self.screen.message(T.T_VOID_ASK, T.T_PRESS_AGAIN)
         await self.repeat(True)
-        if await self.wait(CONFIRM_MS) != self.inputs.REFEREE:
+        if await self.wait(_CONFIRM_MS) != self.inputs.REFEREE:
             self.show_turn()  # anything else, or nothing, cancels: never a throw
             return
         ins = self.inputs
@@ -446,39 +424,56 @@ class App:
     # --- speech ----------------------------------------------------------------------
 
     def speak(self):
-        """Send the announcement built so far to the speaker; returns at once."""
-        if self.voice is not None:
-            self.voice.speak()
+        """Hand the announcement built so far to the speaker's queue (it plays
+        from the speaker's own task); returns at once.  With speech off it is
+        built but not sent, so switching speech on makes the next repeat say
+        what is on the screen."""
+        said = self.said
+        if said is not None and self.speech_on and said.count:
+            self.board.speaker.say(said.clips, said.count, said.language)
 
     def unsaid(self):
         """Start a new announcement (before a press changes the game)."""
-        if self.voice is not None:
-            self.voice.clear()
+        if self.said is not None:
+            self.said.clear()
 
     def tell(self, text, detail=-1):
-        """Add a sentence to the announcement being built (a stop, a notice)."""
-        if self.voice is not None:
-            self.voice.add(text, detail)
+        """Add a display.texts sentence (and a second one) to the announcement
+        being built (a stop, a notice)."""
+        said = self.said
+        if said is not None:
+            said.text(text)
+            if detail >= 0:
+                said.text(detail)
 
     async def repeat(self, ask_void=False):
-        """The referee's short press: the last announcement again (and the void
-        question), presses locked out while it plays."""
-        if self.voice is None:
+        """The referee's short press: the last announcement again, presses
+        locked out while it plays; with ask_void, then the void question
+        (跳猴? press again), which is not kept for the next repeat."""
+        said = self.said
+        if said is None:
             return
-        self.voice.repeat(ask_void)
+        count = said.count
+        truncated = said.truncated
+        if ask_void:
+            said.text(T.T_VOID_ASK)
+            said.text(T.T_PRESS_AGAIN)
+        self.speak()
+        said.count = count
+        said.truncated = truncated
         self.inputs.lock()
         await self.spoken()
         self.inputs.unlock()
 
     async def spoken(self):
-        """Wait while an announcement plays; the caller has locked the presses.
-        A `sync` line ends the wait early: the press is durable and shown,
-        only its words are cut short."""
-        voice = self.voice
+        """Wait while an announcement plays (the lock-out of hardware/README.md 9);
+        the caller has locked the presses.  A `sync` line ends the wait early:
+        the press is durable and shown, only its words are cut short."""
+        speaker = self.board.speaker
         clock = self.clock
-        while voice is not None and voice.speaking and not self.polled():
+        while self.said is not None and self.speech_on and speaker.speaking and not self.polled():
             self.busy_since = clock.ticks_ms()  # a healthy wait, however long the words
-            await clock.sleep_ms(SERIAL_MS)
+            await clock.sleep_ms(_SERIAL_MS)
 
     # --- stops -----------------------------------------------------------------------
 
@@ -587,7 +582,7 @@ class App:
             detail = T.T_SYNC_NEEDED if self.stopped == T.T_FLASH_FULL else T.T_RNG_FAILED
             self.screen.message(self.stopped, detail)
         elif game is None:
-            self.screen.attract(self.settings[PLAYERS], self.settings[PRESET])
+            self.screen.attract(self.settings[S.PLAYERS], self.settings[S.PRESET])
         elif game.ended:
             self.show_end()
         else:

@@ -2,7 +2,7 @@
 
 `boots`: u32 little-endian boot count + CRC-32, rewritten through a temp
 file at each boot.  `crash`: the text of the last uncaught exception, cut
-to CRASH_BYTES (the newest crash replaces the previous one), so a bowl that
+to _CRASH_BYTES (the newest crash replaces the previous one), so a bowl that
 crashes in a loop can never fill the flash with reports.
 """
 
@@ -13,7 +13,7 @@ from micropython import const
 
 from bobing.store.log import StoreFull, read_file, write_file
 
-CRASH_BYTES = const(1024)
+_CRASH_BYTES = const(1024)
 
 
 def count_boot(root):
@@ -33,10 +33,10 @@ def count_boot(root):
 
 
 def write_crash(root, text):
-    """Keep `text` (a traceback) as the crash file, at most CRASH_BYTES of its end."""
+    """Keep `text` (a traceback) as the crash file, at most _CRASH_BYTES of its end."""
     data = text.encode()
     try:
-        write_file(root + "/crash", data[-CRASH_BYTES:], root + "/crash.tmp")
+        write_file(root + "/crash", data[-_CRASH_BYTES:], root + "/crash.tmp")
     except (OSError, StoreFull):
         pass  # nothing more can be done on the way to a reset
 

@@ -16,7 +16,7 @@ min-entropy per byte (a healthy RNG byte: every value p = 2^-8):
   with P(B >= c) <= alpha for B = 1 + Binomial(W - 1, 2^-H):
   C = 17 (P(B >= 17) = 3.9e-10 <= 2^-30 = 9.3e-10).
 
-At boot, start() runs STARTUP_BYTES (1,024, as 4.3 asks) through the tests
+At boot, start() runs _STARTUP_BYTES (1,024, as 4.3 asks) through the tests
 before the first die.
 """
 
@@ -25,7 +25,7 @@ from micropython import const
 RCT_CUTOFF = const(5)
 APT_WINDOW = const(512)
 APT_CUTOFF = const(17)
-STARTUP_BYTES = const(1024)
+_STARTUP_BYTES = const(1024)
 
 
 class RngFailure(Exception):
@@ -47,7 +47,7 @@ class HealthyBytes:
     def start(self):
         """The start-up test; RngFailure if it fails."""
         done = 0
-        while done < STARTUP_BYTES:
+        while done < _STARTUP_BYTES:
             self(64)
             done += 64
 
@@ -58,27 +58,26 @@ class HealthyBytes:
         if len(data) != n:
             self._fail("short read")
         for b in data:
-            self._check(b)
+            # repetition count: the same byte RCT_CUTOFF times in a row
+            if b == self._last:
+                self._run += 1
+                if self._run >= RCT_CUTOFF:
+                    self._fail("repetition count test")
+            else:
+                self._last = b
+                self._run = 1
+            # adaptive proportion: the window's first byte APT_CUTOFF times in APT_WINDOW
+            if self._pos == 0:
+                self._ref = b
+                self._seen = 1
+            elif b == self._ref:
+                self._seen += 1
+                if self._seen >= APT_CUTOFF:
+                    self._fail("adaptive proportion test")
+            self._pos += 1
+            if self._pos == APT_WINDOW:
+                self._pos = 0
         return data
-
-    def _check(self, b):
-        if b == self._last:
-            self._run += 1
-            if self._run >= RCT_CUTOFF:
-                self._fail("repetition count test")
-        else:
-            self._last = b
-            self._run = 1
-        if self._pos == 0:
-            self._ref = b
-            self._seen = 1
-        elif b == self._ref:
-            self._seen += 1
-            if self._seen >= APT_CUTOFF:
-                self._fail("adaptive proportion test")
-        self._pos += 1
-        if self._pos == APT_WINDOW:
-            self._pos = 0
 
     def _fail(self, test):
         self.failed = test

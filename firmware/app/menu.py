@@ -13,6 +13,7 @@ from micropython import const
 from app import settings as S
 from app import sounds
 from bobing.rules import PRESETS
+from bobing.store.log import StoreFull
 
 MENU_TIMEOUT_MS = const(60000)  # no press for a minute: back to play
 PIN_DIGITS = const(4)
@@ -142,7 +143,10 @@ async def operator_menu(app):
         return await _items(app, settings)
     finally:  # also when the host's sync line ends the menu
         if settings.values != saved:
-            app.save_settings()
+            try:
+                settings.save()
+            except StoreFull:
+                app.live.status("settings", "flash full: settings not saved")
         app.apply_settings()
 
 

@@ -4,7 +4,7 @@ from micropython import const
 
 from bobing import events as ev
 
-NONE = const(-1)
+_NONE = const(-1)
 
 
 class Outcome:
@@ -13,7 +13,7 @@ class Outcome:
     seat (0-based), void, faces (six ints), award (the classify() bits),
     won[tier] / taken[tier] (prizes from the pool / from another seat),
     missed (bit set of empty tiers), shared[tier], new_zy (the ZY event's
-    seat or NONE), zy_changed, skipped (bit set of seats), end_reason (0: on).
+    seat or _NONE), zy_changed, skipped (bit set of seats), end_reason (0: on).
     """
 
     def __init__(self):
@@ -29,7 +29,7 @@ class Outcome:
         self.award = 0
         self.missed = 0
         self.zy_changed = False
-        self.new_zy = NONE
+        self.new_zy = _NONE
         self.skipped = 0
         self.end_reason = 0
         for i in range(6):
@@ -62,7 +62,7 @@ class Outcome:
                 self.shared[e[1]] += e[2]
             elif kind == ev.ZY:
                 self.zy_changed = True
-                self.new_zy = NONE if e[1] == ev.NO_SEAT else e[1]
+                self.new_zy = _NONE if e[1] == ev.NO_SEAT else e[1]
             elif kind == ev.MISS:
                 self.missed |= 1 << e[1]
             elif kind == ev.END:
@@ -70,16 +70,16 @@ class Outcome:
         return self
 
     def best_won(self):
-        """(tier, count) of the highest tier this throw won or took, or (NONE, 0)."""
+        """(tier, count) of the highest tier this throw won or took, or (_NONE, 0)."""
         for tier in range(5, -1, -1):
             n = self.won[tier] + self.taken[tier]
             if n:
                 return tier, n
-        return NONE, 0
+        return _NONE, 0
 
     def empty_tier(self):
-        """The highest tier the throw won but found empty, or NONE."""
+        """The highest tier the throw won but found empty, or _NONE."""
         for tier in range(5, -1, -1):
             if self.missed & (1 << tier):
                 return tier
-        return NONE
+        return _NONE

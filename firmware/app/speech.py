@@ -27,15 +27,14 @@ A count is said only when it is more than one.
 from display import texts as tx
 from micropython import const
 
+from bobing import classify as C
 from bobing import events as ev
-from bobing.classify import KIND_SIJIN, KIND_WUZI, TIER_ERJU, TIER_YIXIU, classify, kind_of, tiers_of
 
 # Languages: the card folder of each.  Folders 04..99 are free for more
 # (human recordings, e.g. Hokkien, the Xiamen tongue: docs/accessibility.md).
 MANDARIN = const(1)
 CANTONESE = const(2)
 ENGLISH = const(3)
-LANGUAGES = const(3)
 
 CLIP_TEXT = const(1)  # + T_* number
 TEXT_ROOM = const(100)  # texts 0..99 have a clip; texts.py appends within this
@@ -96,7 +95,7 @@ PHRASES = """\
 171|轮空|lún kōng|skips this turn
 172|夺自|duó zì|taken from"""
 
-CAPACITY = const(255)  # clips in one announcement: a 20-player, 8-set game end needs ~220
+_CAPACITY = const(255)  # clips in one announcement: a 20-player, 8-set game end needs ~220
 
 _NO_SEAT = const(255)
 _ZY = const(5)
@@ -106,12 +105,12 @@ class Announcement:
     """One announcement: clips[0:count] (bytes 1..255) of folder `language`.
 
     Built once and refilled for every announcement, so the last one is
-    still there for the referee's repeat.  Clips beyond CAPACITY are
+    still there for the referee's repeat.  Clips beyond _CAPACITY are
     dropped and `truncated` is set.
     """
 
     def __init__(self, language=MANDARIN):
-        self.clips = bytearray(CAPACITY)
+        self.clips = bytearray(_CAPACITY)
         self.count = 0
         self.language = language
         self.truncated = False
@@ -121,7 +120,7 @@ class Announcement:
         self.truncated = False
 
     def add(self, clip):
-        if self.count < CAPACITY:
+        if self.count < _CAPACITY:
             self.clips[self.count] = clip
             self.count += 1
         else:
@@ -161,13 +160,13 @@ class Announcement:
 
     def award(self, award):
         """The name of a classify() result: its kind, then 带一秀 / 带二举 if combined."""
-        kind = kind_of(award)
+        kind = C.kind_of(award)
         self.add(CLIP_KIND + kind)
-        if kind == KIND_SIJIN or kind == KIND_WUZI:
-            tiers = tiers_of(award)
-            if tiers & (1 << TIER_YIXIU):
+        if kind == C.KIND_SIJIN or kind == C.KIND_WUZI:
+            tiers = C.tiers_of(award)
+            if tiers & (1 << C.TIER_YIXIU):
                 self.add(CLIP_WITH_YIXIU)
-            elif tiers & (1 << TIER_ERJU):
+            elif tiers & (1 << C.TIER_ERJU):
                 self.add(CLIP_WITH_ERJU)
 
     def faces(self, code):
@@ -270,7 +269,7 @@ def game_end(said, game):
         seat, code, _ = zy
         said.text(tx.T_ZHUANGYUAN_HOLDER)
         said.seat(seat)
-        said.award(classify(ev.dice_of(code), game.rules.flags))
+        said.award(C.classify(ev.dice_of(code), game.rules.flags))
         said.faces(code)
     holdings = game.holdings
     for seat in range(game.players):
@@ -299,26 +298,12 @@ def resumed(said, game, shown):
         game_start(said, game)
     else:
         throw(said, ev.decode_batch(shown)[2], game)
-    _prepend(said, CLIP_TEXT + tx.T_RESUMED)
-
-
-def message(said, text, detail=-1):
-    """A whole-screen message or notice, spoken: out of service (T_OUT_OF_SERVICE,
-    detail T_RNG_FAILED), flash full (T_FLASH_FULL, T_SYNC_NEEDED), flash nearly
-    full, release the switch, the void question (T_VOID_ASK, T_PRESS_AGAIN)..."""
-    said.clear()
-    said.text(text)
-    if detail >= 0:
-        said.text(detail)
-
-
-def _prepend(said, clip):
-    clips = said.clips
+    clips = said.clips  # 断电后已恢复 first: the clips so far move one on
     n = said.count
-    if n == CAPACITY:
+    if n == _CAPACITY:
         n -= 1
         said.truncated = True
     for i in range(n, 0, -1):
         clips[i] = clips[i - 1]
-    clips[0] = clip
+    clips[0] = CLIP_TEXT + tx.T_RESUMED
     said.count = n + 1

@@ -8,7 +8,7 @@ import time
 
 from micropython import const
 
-LINE_MAX = const(32)  # the longest serial command line kept; longer lines are garbage
+_LINE_MAX = const(32)  # the longest serial command line kept; longer lines are garbage
 
 
 class Clock:
@@ -29,7 +29,7 @@ class LineBuffer:
     more.  Built once; feed() allocates only the line it returns.
     """
 
-    def __init__(self, size=LINE_MAX):
+    def __init__(self, size=_LINE_MAX):
         self._buf = bytearray(size)
         self._count = 0
         self._overflow = False
@@ -53,13 +53,15 @@ class LineBuffer:
 
 
 class StdinLines:
-    """Command lines from the serial that is sys.stdin (the ESP32's USB
-    serial, the sim's pseudo-terminal): readline() polls, never waits."""
+    """The serial that is sys.stdin and sys.stdout (the ESP32's USB serial,
+    the sim's pseudo-terminal): write(str) out, and command lines in:
+    readline() polls, never waits."""
 
     def __init__(self):
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._line = LineBuffer()
+        self.write = sys.stdout.write
 
     def readline(self):
         """A whole command line received (bytes, no line end), or None."""

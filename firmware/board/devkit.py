@@ -4,34 +4,35 @@ from display.color import ColorScreen
 from display.st7789 import ST7789
 from machine import SPI, Pin
 
-from board import esp32, pins
+from board import esp32
+from board.pins import DEVKIT, get
 
 
 def build():
     spi = SPI(
-        pins.DEVKIT_SPI_ID,
-        baudrate=pins.DEVKIT_SPI_HZ,
+        get(DEVKIT, "SPI_ID"),
+        baudrate=get(DEVKIT, "SPI_HZ"),
         polarity=0,
         phase=0,
-        sck=Pin(pins.DEVKIT_SCK),
-        mosi=Pin(pins.DEVKIT_MOSI),
+        sck=Pin(get(DEVKIT, "SCK")),
+        mosi=Pin(get(DEVKIT, "MOSI")),
     )
     panel = ST7789(
         spi,
-        cs=Pin(pins.DEVKIT_CS, Pin.OUT, value=1),
-        dc=Pin(pins.DEVKIT_DC, Pin.OUT),
-        rst=Pin(pins.DEVKIT_RST, Pin.OUT),
+        cs=Pin(get(DEVKIT, "CS"), Pin.OUT, value=1),
+        dc=Pin(get(DEVKIT, "DC"), Pin.OUT),
+        rst=Pin(get(DEVKIT, "RST"), Pin.OUT),
     )
-    lamp = esp32.output(pins.DEVKIT_LAMP)
-    speaker = esp32.dfplayer(pins.DEVKIT_DF_TX, pins.DEVKIT_DF_RX, pins.DEVKIT_DF_BUSY)
+    lamp = esp32.output(get(DEVKIT, "LAMP"))
+    speaker = esp32.dfplayer(get(DEVKIT, "DF_TX"), get(DEVKIT, "DF_RX"), get(DEVKIT, "DF_BUSY"))
     return esp32.build(
         "devkit",
         ColorScreen(panel),
-        pins.DEVKIT_THROW,
-        pins.DEVKIT_REFEREE,
-        pins.DEVKIT_BUZZER,
+        get(DEVKIT, "THROW"),
+        get(DEVKIT, "REFEREE"),
+        get(DEVKIT, "BUZZER"),
         lamp,
-        esp32.screen_light(panel, pins.DEVKIT_BL),
+        esp32.screen_light(panel, get(DEVKIT, "BL")),
         speaker,
-        pins.DEVKIT_MOTOR,
+        get(DEVKIT, "MOTOR"),
     )

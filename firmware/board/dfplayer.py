@@ -34,11 +34,11 @@ CMD_STOP = const(0x16)
 MAX_VOLUME = const(30)
 MAX_FOLDER = const(99)
 MAX_FILE = const(255)
-QUEUE_CLIPS = const(255)  # one announcement: app/speech.py CAPACITY (a 20-player game end needs ~220)
+_QUEUE_CLIPS = const(255)  # one announcement: app/speech.py _CAPACITY (a 20-player game end needs ~220)
 
 START_MS = const(600)  # play sent -> BUSY low; the module takes ~100-300 ms to open a file
 MAX_CLIP_MS = const(15000)  # BUSY stuck low longer than this: taken as done
-GAP_MS = const(40)  # between two frames: the module drops a command sent too soon after another
+_GAP_MS = const(40)  # between two frames: the module drops a command sent too soon after another
 BOOT_MS = const(1500)  # after power-up the module reads its card before it accepts commands
 POLL_MS = const(20)  # run(): how often BUSY is looked at
 
@@ -57,10 +57,6 @@ def checksum(frame):
     return -total & 0xFFFF
 
 
-def _elapsed(now, then):
-    return (now - then) & _TICKS_MASK
-
-
 class DFPlayer:
     """The module on `uart` (an object with write(buf)) and `busy` (a Pin, or any
     object with value(), or a callable: 0 while a clip plays).
@@ -74,7 +70,7 @@ class DFPlayer:
         self._uart = uart
         self._busy = busy.value if hasattr(busy, "value") else busy
         self._frame = bytearray(b"\x7e\xff\x06\x00\x00\x00\x00\x00\x00\xef")
-        self._queue = bytearray(QUEUE_CLIPS)
+        self._queue = bytearray(_QUEUE_CLIPS)
         self._head = 0
         self._count = 0
         self._folder = 1
@@ -99,10 +95,10 @@ class DFPlayer:
     def say(self, clips, n, folder):
         """Replace the queue with clips[0:n] (file numbers 1..255, a bytes-like) of
         `folder` (1..99, the language) and start them at the next poll; what was
-        playing is cut.  Clips beyond QUEUE_CLIPS are dropped."""
+        playing is cut.  Clips beyond _QUEUE_CLIPS are dropped."""
         if not 1 <= folder <= MAX_FOLDER:
             raise ValueError("folder must be 1 to %d" % MAX_FOLDER)
-        n = min(n, QUEUE_CLIPS)
+        n = min(n, _QUEUE_CLIPS)
         queue = self._queue
         for i in range(n):
             queue[i] = clips[i]
@@ -121,12 +117,12 @@ class DFPlayer:
     def poll(self, now):
         """One step of the queue at ticks_ms() `now`: sends at most one frame,
         never waits.  Call it every POLL_MS or so (run() does)."""
-        since = _elapsed(now, self._since)
+        since = (now - self._since) & _TICKS_MASK  # ms, across the ticks' wrap
         if self._booting:
             if since < BOOT_MS:
                 return
             self._booting = False
-            since = GAP_MS
+            since = _GAP_MS
         state = self._state
         if state == _STARTING:
             if not self._busy():
@@ -138,11 +134,11 @@ class DFPlayer:
                 self._state = _IDLE
             return
         if state == _PLAYING:
-            if self._busy() and since >= GAP_MS or since >= MAX_CLIP_MS:
+            if self._busy() and since >= _GAP_MS or since >= MAX_CLIP_MS:
                 self._state = _IDLE
                 self._since = now
             return
-        if since < GAP_MS:
+        if since < _GAP_MS:
             return
         if self._stop:
             self._stop = False

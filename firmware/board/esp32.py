@@ -7,7 +7,6 @@ network joined) so os.urandom draws from the true hardware RNG.
 """
 
 import os
-import sys
 import time
 
 import machine
@@ -24,15 +23,6 @@ from bobing.events import ENTROPY_PSEUDO, ENTROPY_TRUE
 
 FLASH_ROOT = "/data"
 _PWM_HZ_IDLE = const(1000)
-
-
-def radio_on():
-    """ENTROPY_TRUE once the RF subsystem is on, ENTROPY_PSEUDO if it cannot be."""
-    try:
-        network.WLAN(network.STA_IF).active(True)
-        return ENTROPY_TRUE
-    except OSError:
-        return ENTROPY_PSEUDO
 
 
 class Watchdog:
@@ -65,15 +55,6 @@ class Watchdog:
         timer = machine.Timer(pins.WDT_TIMER_ID)
         timer.init(period=pins.WDT_MS // 4, mode=machine.Timer.PERIODIC, callback=lambda t: wdt.feed())
         Watchdog._timer = timer
-
-
-class Serial:
-    """The USB serial (UART0, the REPL's): the live event lines out, command
-    lines in (readline() polls sys.stdin, never waits)."""
-
-    def __init__(self):
-        self.readline = StdinLines().readline
-        self.write = sys.stdout.write
 
 
 def switch(gpio):
@@ -127,7 +108,11 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, backlight, 
     """The Board of an ESP32 profile around its screen; backlight: screen_light();
     speaker: dfplayer() or None; motor_gpio: the vibration motor's MOSFET gate, -1: none."""
     clock = Clock()
-    entropy = radio_on()
+    try:  # the RF subsystem on: os.urandom draws from the true hardware RNG
+        network.WLAN(network.STA_IF).active(True)
+        entropy = ENTROPY_TRUE
+    except OSError:
+        entropy = ENTROPY_PSEUDO
     return Board(
         name,
         screen,
@@ -136,7 +121,7 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, backlight, 
         os.urandom,
         entropy,
         FLASH_ROOT,
-        Serial(),
+        StdinLines(),  # the USB serial (UART0, the REPL's): live event lines out, commands in
         clock,
         Watchdog(),
         machine.reset,

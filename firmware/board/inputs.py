@@ -1,6 +1,6 @@
 """THROW and REFEREE with the timing rules of hardware/README.md section 9.
 
-Both switches are polled every POLL_MS on the board clock (real or virtual),
+Both switches are polled every _POLL_MS on the board clock (real or virtual),
 so every rule below is a pure function of the levels seen and the clock:
 
 - a closure counts once it has been continuous for `accept_ms` (30 ms);
@@ -26,7 +26,7 @@ _REFEREE_LONG = const(3)
 _STUCK = const(4)
 _RELEASED = const(5)
 
-POLL_MS = const(5)
+_POLL_MS = const(5)
 
 _ARMED = const(0)  # open, re-armed: the next closure may count
 _CLOSING = const(1)  # closed, not yet for accept_ms
@@ -149,7 +149,7 @@ class Inputs:
     async def run(self):
         while True:
             self.poll()
-            await self.clock.sleep_ms(POLL_MS)
+            await self.clock.sleep_ms(_POLL_MS)
 
     async def next(self, timeout_ms=-1):
         """The next event (THROW, REFEREE, REFEREE_LONG, STUCK, RELEASED),
@@ -161,7 +161,7 @@ class Inputs:
             while not self._count:
                 if timeout_ms >= 0 and clock.ticks_diff(clock.ticks_ms(), start) >= timeout_ms:
                     return 0
-                await clock.sleep_ms(POLL_MS)
+                await clock.sleep_ms(_POLL_MS)
         finally:
             self.waiting = False
         event = self._events[0]

@@ -4,22 +4,25 @@ from display.mono import MonoScreen
 from display.ssd1306 import SSD1306
 from machine import I2C, Pin
 
-from board import esp32, pins
+from board import esp32
+from board.pins import OLED, get
 
 
 def build():
-    i2c = I2C(pins.OLED_I2C_ID, scl=Pin(pins.OLED_SCL), sda=Pin(pins.OLED_SDA), freq=pins.OLED_I2C_HZ)
-    panel = SSD1306(i2c, pins.OLED_ADDR)
-    lamp = esp32.output(pins.OLED_LAMP)
-    speaker = esp32.dfplayer(pins.OLED_DF_TX, pins.OLED_DF_RX, pins.OLED_DF_BUSY)
+    i2c = I2C(
+        get(OLED, "I2C_ID"), scl=Pin(get(OLED, "SCL")), sda=Pin(get(OLED, "SDA")), freq=get(OLED, "I2C_HZ")
+    )
+    panel = SSD1306(i2c, get(OLED, "ADDR"))
+    lamp = esp32.output(get(OLED, "LAMP"))
+    speaker = esp32.dfplayer(get(OLED, "DF_TX"), get(OLED, "DF_RX"), get(OLED, "DF_BUSY"))
     return esp32.build(
         "oled",
         MonoScreen(panel),
-        pins.OLED_THROW,
-        pins.OLED_REFEREE,
-        pins.OLED_BUZZER,
+        get(OLED, "THROW"),
+        get(OLED, "REFEREE"),
+        get(OLED, "BUZZER"),
         lamp,
         esp32.screen_light(panel),
         speaker,
-        pins.OLED_MOTOR,
+        get(OLED, "MOTOR"),
     )

@@ -8,8 +8,8 @@ silence, volume 1..10.  A new pattern replaces the one playing.
 
 The motor (`motor(on)`, a GPIO driving a MOSFET; None: not fitted) feels
 the same pattern while `vibrate` is on, whether the piezo is muted or not:
-one pulse a note, LONG_MS for a note of HIGH_HZ or more, SHORT_MS for a
-lower one, GAP_MS apart.  So a throw that won nothing (one low note) is a
+one pulse a note, _LONG_MS for a note of _HIGH_HZ or more, _SHORT_MS for a
+lower one, _GAP_MS apart.  So a throw that won nothing (one low note) is a
 short pulse, a prize of tier n (一秀 1 ... 对堂 5) is n long pulses, a 状元
 6, the void two short ones, an alarm three long ones (app/sounds.py).
 """
@@ -18,11 +18,10 @@ import asyncio
 
 from micropython import const
 
-MAX_VOLUME = const(10)
-HIGH_HZ = const(1000)  # notes from this pitch up are long pulses
-LONG_MS = const(200)  # a coin motor needs ~50 ms to spin up: shorter is hardly felt
-SHORT_MS = const(80)
-GAP_MS = const(150)  # long enough for the pulses to be counted by hand
+_HIGH_HZ = const(1000)  # notes from this pitch up are long pulses
+_LONG_MS = const(200)  # a coin motor needs ~50 ms to spin up: shorter is hardly felt
+_SHORT_MS = const(80)
+_GAP_MS = const(150)  # long enough for the pulses to be counted by hand
 
 
 class Sound:
@@ -32,7 +31,7 @@ class Sound:
         self._motor = motor
         self._task = None
         self._buzz = None
-        self.volume = 6  # 1..MAX_VOLUME
+        self.volume = 6  # 1..10
         self.muted = False
         self.vibrate = False  # the motor follows the patterns (if one is fitted)
 
@@ -75,9 +74,9 @@ class Sound:
             for i in range(0, len(pattern) - 1, 2):
                 if pattern[i]:
                     motor(True)
-                    await sleep(LONG_MS if pattern[i] * 20 >= HIGH_HZ else SHORT_MS)
+                    await sleep(_LONG_MS if pattern[i] * 20 >= _HIGH_HZ else _SHORT_MS)
                     motor(False)
-                    await sleep(GAP_MS)
+                    await sleep(_GAP_MS)
         finally:
             if self._buzz is asyncio.current_task():
                 self._buzz = None

@@ -31,22 +31,41 @@ KINDS = (
 )
 TIERS = ("yixiu", "erju", "sijin", "sanhong", "duitang", "zhuangyuan")
 
-# Per kind: (汉字, pinyin, English).
-KIND_NAMES = (
-    ("罚黑", "fá hēi", "nothing"),
-    ("一秀", "yī xiù", "one red: Scholar"),
-    ("二举", "èr jǔ", "two reds: Graduate"),
-    ("四进", "sì jìn", "four of a kind: Jinshi"),
-    ("三红", "sān hóng", "three reds"),
-    ("对堂", "duì táng", "straight: Runner-up"),
-    ("状元", "zhuàng yuán", "four reds: Champion"),
-    ("五子登科", "wǔ zǐ dēng kē", "five of a kind: Champion"),
-    ("五红", "wǔ hóng", "five reds: Champion"),
-    ("状元插金花", "zhuàng yuán chā jīn huā", "Champion with golden flowers"),
-    ("六勃黑", "liù bó hēi", "six blacks"),
-    ("遍地锦", "biàn dì jǐn", "six ones: brocade everywhere"),
-    ("六勃红", "liù bó hóng", "six reds: the Emperor"),
-)
+# Per kind, one a line: 汉字|pinyin|English.  One string (read in place from
+# the flash): the bowl takes the row it shows (award_names), the host tools
+# the whole table as tuples (KIND_NAMES, below).
+_KIND_TABLE = """\
+罚黑|fá hēi|nothing
+一秀|yī xiù|one red: Scholar
+二举|èr jǔ|two reds: Graduate
+四进|sì jìn|four of a kind: Jinshi
+三红|sān hóng|three reds
+对堂|duì táng|straight: Runner-up
+状元|zhuàng yuán|four reds: Champion
+五子登科|wǔ zǐ dēng kē|five of a kind: Champion
+五红|wǔ hóng|five reds: Champion
+状元插金花|zhuàng yuán chā jīn huā|Champion with golden flowers
+六勃黑|liù bó hēi|six blacks
+遍地锦|biàn dì jǐn|six ones: brocade everywhere
+六勃红|liù bó hóng|six reds: the Emperor"""
+
+
+def _kind_names(kind):
+    """(汉字, pinyin, English) of a KIND_*: its row of _KIND_TABLE."""
+    start = 0
+    for _ in range(kind):
+        start = _KIND_TABLE.find("\n", start) + 1
+    end = _KIND_TABLE.find("\n", start)
+    return tuple(_KIND_TABLE[start : end if end >= 0 else len(_KIND_TABLE)].split("|"))
+
+
+def __getattr__(name):
+    # KIND_NAMES, per kind: (汉字, pinyin, English), for the host tools; made
+    # when asked for, so the bowl keeps no tuple per kind (docs/memory.md)
+    if name == "KIND_NAMES":
+        return tuple(_kind_names(kind) for kind in range(len(KINDS)))
+    raise AttributeError(name)
+
 
 # Per tier, lowest first: (汉字, pinyin, English).
 TIER_NAMES = (
@@ -64,8 +83,8 @@ _WITH_ERJU = ("带二举", " dài èr jǔ", " with a Graduate")
 
 def award_names(result):
     """(汉字, pinyin, English) of a classify() result, combined awards included."""
-    names = KIND_NAMES[kind_of(result)]
     kind = kind_of(result)
+    names = _kind_names(kind)
     tiers = tiers_of(result)
     extra = None
     if kind == KIND_SIJIN or kind == KIND_WUZI:
