@@ -1,4 +1,4 @@
-"""The bowl's entry point: pick the profile, build the Board, run the app.
+"""The bowl's entry point: pick the profile, boot the log, build the Board, run the app.
 
 On the ESP32 this file runs at power-up, and again when the host types
 `import main` after a sync (docs/sync.md): it forgets itself on the way
@@ -23,8 +23,6 @@ import asyncio
 import io
 import sys
 
-from app.app import App
-from app.bootlog import write_crash
 from micropython import const
 
 PROFILES = ("devkit", "cyd", "oled")
@@ -33,6 +31,8 @@ _FEED_MS = const(1000)
 
 def crash(board, exc):
     """Keep the traceback in the crash file, then reset (never returns)."""
+    from app.bootlog import write_crash
+
     text = io.StringIO()
     sys.print_exception(exc, text)
     write_crash(board.flash_root, text.getvalue())
@@ -60,9 +60,12 @@ async def _main(board, app):
         release()
 
 
-def run(board, fresh_start=False):
-    """Run the bowl on `board` until it resets, or returns for the host's sync."""
-    app = App(board, fresh_start)
+def run(board, fresh_start=False, session=None):
+    """Run the bowl on `board` until it resets, or returns for the host's sync;
+    session: the log's Session, already booted (start())."""
+    from app.app import App
+
+    app = App(board, fresh_start, session)
     asyncio.get_event_loop().set_exception_handler(lambda loop, context: crash(board, context["exception"]))
     try:
         asyncio.run(_main(board, app))
@@ -71,7 +74,13 @@ def run(board, fresh_start=False):
 
 
 def start():
-    """Build the Board of the profile named in /profile (devkit if none) and run."""
+    """Import the profile named in /profile (devkit if none), boot the log's
+    session, then build the Board and run.  The order is the heap's: the
+    profile's screen modules make their large buffers at import, while the
+    heap is whole; the session then rebuilds the game from the snapshot
+    and the log (boot's largest transient) with only the engine, the store
+    and the screens imported, so its long-lived state lands packed low,
+    not among the holes the app's imports leave (docs/memory.md)."""
     try:
         with open("/profile") as f:
             name = f.read().strip()
@@ -80,7 +89,15 @@ def start():
     if name not in PROFILES:
         print("main: /profile names %r, not one of %s: using devkit" % (name, ", ".join(PROFILES)))
         name = "devkit"
-    run(__import__("board." + name, None, None, ["build"]).build())
+    profile = __import__("board." + name, None, None, ["build"])
+    from board.esp32 import FLASH_ROOT
+
+    from bobing.session import Session
+    from bobing.store.store import Store
+
+    session = Session(Store(FLASH_ROOT), None)
+    session.boot()
+    run(profile.build(), session=session)
 
 
 if __name__ == "__main__" or sys.platform == "esp32":

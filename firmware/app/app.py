@@ -70,9 +70,11 @@ class SyncRequested(Exception):
 class App:
     VERSION = "0.1.0"
 
-    def __init__(self, board, fresh_start=False):
+    def __init__(self, board, fresh_start=False, session=None):
         """fresh_start: a bowl whose log holds no game yet starts one at once
-        with its settings (the virtual board's --players/--rules)."""
+        with its settings (the virtual board's --players/--rules).  session:
+        a Session on board.flash_root already booted (main.py boots it before
+        the screens and the app are imported); None: boot() makes and boots it."""
         self.board = board
         self.screen = board.screen
         self.inputs = board.inputs
@@ -80,7 +82,10 @@ class App:
         root = board.flash_root
         self.settings = S.Settings(root + "/settings")
         self.rng = HealthyBytes(board.random_bytes)
-        self.session = Session(Store(root), Dice(self.rng), board.entropy)
+        self._session_booted = session is not None
+        self.session = session or Session(Store(root), None)
+        self.session.dice = Dice(self.rng)
+        self.session.entropy = board.entropy
         self.live = Live(board.serial)
         # a serial without readline() (the headless sim's stdin holds presses) takes no commands
         self.commands = getattr(board.serial, "readline", None)
@@ -115,7 +120,8 @@ class App:
         issue = self.settings.load()
         self.apply_settings()
         session = self.session
-        session.boot()  # makes the flash root on a new bowl
+        if not self._session_booted:
+            session.boot()  # makes the flash root on a new bowl
         self.boots = count_boot(self.board.flash_root)
         try:
             self.rng.start()

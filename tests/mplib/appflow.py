@@ -76,12 +76,20 @@ def copy(source, target):
 
 
 def boot(flash):
-    """The bowl's power-up as main.py makes it, on the devkit profile."""
+    """The bowl's power-up as main.py's start() makes it, on the devkit
+    profile: the profile's modules, the log's session booted, the board, the app."""
     vfs.umount("/")  # the host's files: everything the harness needs is open or imported
     vfs.mount(vfs.VfsLfs2(flash), "/")
     fakemachine.install()
-    from app.app import App
     from board import devkit
+    from board.esp32 import FLASH_ROOT
+
+    from bobing.session import Session
+    from bobing.store.store import Store
+
+    session = Session(Store(FLASH_ROOT), None)
+    session.boot()
+    from app.app import App
 
     from bobing.dice import SeededBytes
     from bobing.events import ENTROPY_SEEDED
@@ -89,7 +97,7 @@ def boot(flash):
     board = devkit.build()
     board.random_bytes = SeededBytes(6)
     board.entropy = ENTROPY_SEEDED
-    app = App(board, fresh_start=True)
+    app = App(board, fresh_start=True, session=session)
     app.boot()
     return app
 
