@@ -82,10 +82,20 @@ _DIE_ITEM = const(2)
 _DOT = const(3)
 _MAX_ITEMS = const(16)
 
-# The first screen's band buffer (3,844 bytes), made when this module is
-# imported, early in boot, before the heap is cut up: made later, a run that
-# long may no longer be free (docs/memory.md).  A second screen makes its own.
-_first_scratch = [bytearray(max(_W * _STRIP, _DIE * (_DIE // 2)) * 2)]
+# The first screen's band buffer (3,844 bytes) and item queue (a 512-byte
+# list), made when this module is imported, early in boot, before the heap
+# is cut up: made later, runs that long may no longer be free
+# (docs/memory.md).  A second screen makes its own.
+
+
+def _buffers():
+    # the scratch shared by all the bands and dice, and the queued items, 8
+    # slots each: kind, then fonts, strings, ints (one flat list: a list
+    # each kept 320 bytes more)
+    return bytearray(max(_W * _STRIP, _DIE * (_DIE // 2)) * 2), [0] * (8 * _MAX_ITEMS)
+
+
+_first = [_buffers()]
 
 
 class ColorScreen:
@@ -93,10 +103,7 @@ class ColorScreen:
 
     def __init__(self, panel):
         self.panel = panel
-        # 3,844 bytes, shared by all the bands and dice
-        scratch = (
-            _first_scratch.pop() if _first_scratch else bytearray(max(_W * _STRIP, _DIE * (_DIE // 2)) * 2)
-        )
+        scratch, self._items = _first.pop() if _first else _buffers()
         mv = memoryview(scratch)
         self._band_fb = framebuf.FrameBuffer(scratch, _W, _STRIP, framebuf.RGB565)
         self._rows = [mv[: 2 * _W * n] for n in range(_STRIP + 1)]
@@ -107,9 +114,6 @@ class ColorScreen:
         self.mid = Font("f24")
         self.small = Font("f16")
         self.tiny = Font("f12")
-        # the queued items, 8 slots each: kind, then fonts, strings, ints (one flat list:
-        # a list each kept 320 bytes more)
-        self._items = [0] * (8 * _MAX_ITEMS)  # type: list
         self._n = 0
         self._starts = bytearray(24)  # break_lines' line starts: a text is at most 192 characters
         self._faces = bytearray(6)  # the dice on the panel; 0: blank, 255: unknown

@@ -40,6 +40,7 @@ import time
 
 import fakemachine
 import vfs
+from mp_heap import largest_free_block
 from sim.flash import FileFlash, PowerCut
 
 MOUNT = "/a"
@@ -140,8 +141,6 @@ def report(figures, base):
     print("app.longest_gc_pause_us %d us" % figures["gc_us"])
     print("app.press_to_result_us_max %d us" % figures["press_us"])
     print("app.press_to_result_us_total %d us" % figures["press_total_us"])
-    from mp_heap import largest_free_block  # only now: its functions are not the bowl's heap
-
     print("app.largest_free_block_bytes %d B" % largest_free_block())
     print("app.throws %d throws" % figures["presses"])
 

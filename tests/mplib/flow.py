@@ -61,6 +61,7 @@ def copy(source, target):
 
 
 def run(path, throws):
+    from mp_heap import largest_free_block
     from sim.flash import FileFlash, PowerCut
 
     copy(path, path + ".run")
@@ -102,8 +103,6 @@ def run(path, throws):
     play(session, rules, throws - throws // 2)
     assert session.store.seq >= history + throws - 1
     session.game.snapshot()
-    from mp_heap import largest_free_block  # only now: its functions are not the bowl's heap
-
     print("flow.largest_free_block_bytes %d B" % largest_free_block())
     print("flow.throws %d throws" % (session.store.seq - history))
 
