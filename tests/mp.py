@@ -180,3 +180,17 @@ def smallest_heap(code, low=8 * 1024, high=256 * 1024, step=1024, port="esp32wor
         except AssertionError:
             low = mid
     return high
+
+
+def smallest_heap_from_above(passes, start, step):
+    """The smallest heap, to `step` bytes, from which `passes(heap)` holds at
+    every step up to `start` (which must pass): walked down from `start` to
+    the first failure.  Near its limit a flow's pass or fail depends on where
+    its objects happen to land (the collector never moves one), so it may
+    pass below a size at which it fails; a bisection would report such a
+    lucky size, this figure is one that every larger heap tried also meets."""
+    if not passes(start):
+        raise AssertionError("fails at %d bytes, the start" % start)
+    while passes(start - step):
+        start -= step
+    return start
