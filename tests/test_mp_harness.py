@@ -1,6 +1,7 @@
 """The test and benchmark harness itself: the two MicroPython ports, the .mpy
 build, tools/mp_heap.py and the benchmark line protocol."""
 
+import ast
 import importlib.util
 import os
 import re
@@ -79,6 +80,42 @@ def test_the_manifest_freezes_the_package_from_beside_it():
     # package("bobing") freezes every .py under bobing/, so no manifest may live there
     assert calls == [(("bobing",), {})]
     assert not os.path.exists(os.path.join(mp.FIRMWARE, "bobing", "manifest.py"))
+
+
+def test_the_device_manifest_freezes_every_board_module_the_esp32_profiles_import():
+    # a module left out of the frozen board package stops a frozen bowl at
+    # its first import, and nothing else here would notice
+    calls = []
+    with open(os.path.join(mp.FIRMWARE, "device", "manifest.py")) as f:
+        source = f.read()
+    exec(
+        source,
+        {"include": lambda path: None, "package": lambda name, **kw: calls.append((name, kw))},
+    )
+    frozen = {f[:-3] for name, kw in calls if name == "board" for f in kw["files"]}
+    wanted, seen = ["esp32", "devkit", "cyd", "oled"], set()
+    while wanted:
+        module = wanted.pop()
+        seen.add(module)
+        with open(os.path.join(mp.FIRMWARE, "board", module + ".py")) as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "board":
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("board."):
+                names = [node.module.split(".")[1]]
+            else:
+                continue
+            wanted += [n for n in names if n not in seen]
+    assert seen <= frozen, sorted(seen - frozen)
+
+
+def test_the_smallest_heap_from_above_is_met_by_every_larger_heap_tried():
+    # passes at 40 and 41, fails at 39 though 37 would pass: the walk stops at 40
+    passing = {37, 40, 41, 42}
+    assert mp.smallest_heap_from_above(lambda k: k in passing, 42, 1) == 40
+    with pytest.raises(AssertionError):
+        mp.smallest_heap_from_above(lambda k: False, 42, 1)
 
 
 def test_smallest_heap_finds_what_a_flow_needs():

@@ -70,7 +70,7 @@ class Serial:
 
 class TtySerial(Serial):
     """The serial on its pseudo-terminal (sim.run --serial): command lines in
-    too, read from stdin as board.esp32.Serial reads the USB serial."""
+    too, read from stdin as board.base.StdinLines reads the USB serial."""
 
     def __init__(self, outs):
         super().__init__(outs, True)

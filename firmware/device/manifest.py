@@ -19,6 +19,7 @@ package(
         "base.py",
         "inputs.py",
         "sound.py",
+        "dfplayer.py",
         "esp32.py",
         "devkit.py",
         "cyd.py",
