@@ -47,7 +47,8 @@ def kept_import(name):
 for module in ("display.texts", "display.font", "display.dice", "display.mipi", "display.ssd1306"):
     out("mp_screens_import_%s_B" % module.split(".")[1], kept_import(module), "B")
 out("mp_screens_import_names_B", kept_import("bobing.names"), "B")  # award and tier names, the app's too
-out("mp_screens_import_color_B", kept_import("display.color"), "B", 12000)
+# display.color makes the first screen's band buffer (3,844 B) and item queue (512 B) at import
+out("mp_screens_import_color_B", kept_import("display.color"), "B", 12800)
 out("mp_screens_import_mono_B", kept_import("display.mono"), "B", 6000)
 
 from display.font import Font  # noqa: E402
