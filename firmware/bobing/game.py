@@ -238,9 +238,8 @@ class Game:
             options = self.rules.index
             if kind == KIND_CHAJINHUA and options[CHAJINHUA_DUITANG] == CHAJINHUA_DUITANG_AT_ONCE:
                 self._take_remaining(seat, _DUITANG)
-            if (
-                options[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON
-            ):  # else plain 状元 throws (seeds 000 part 3, 001 may ignore them)
+            # with the endings off these are plain 状元 throws (seeds 000 part 3, 001 may ignore them)
+            if options[LIUBO_ENDINGS] == LIUBO_ENDINGS_ON:
                 if kind == KIND_LIUBO_HONG:
                     self._liubo_hong(seat)
                 elif kind == KIND_BIANDIJIN:
