@@ -73,22 +73,14 @@ def run(board, fresh_start=False, session=None):
         crash(board, e)
 
 
-def start():
-    """Import the profile named in /profile (devkit if none), boot the log's
-    session, then build the Board and run.  The order is the heap's: the
-    profile's screen modules make their large buffers at import, while the
-    heap is whole; the session then rebuilds the game from the snapshot
+def power_up(name):
+    """(Board, booted Session) of the profile `name`, made in the heap's order:
+    the profile's screen modules make their large buffers at import, while
+    the heap is whole; the session then rebuilds the game from the snapshot
     and the log (boot's largest transient) with only the engine, the store
-    and the screens imported, so its long-lived state lands packed low,
-    not among the holes the app's imports leave (docs/memory.md)."""
-    try:
-        with open("/profile") as f:
-            name = f.read().strip()
-    except OSError:
-        name = "devkit"
-    if name not in PROFILES:
-        print("main: /profile names %r, not one of %s: using devkit" % (name, ", ".join(PROFILES)))
-        name = "devkit"
+    and the screens imported, so its long-lived state lands packed low, not
+    among the holes the app's imports leave (docs/memory.md); the board is
+    built last.  run() imports the app."""
     profile = __import__("board." + name, None, None, ["build"])
     from board.esp32 import FLASH_ROOT
 
@@ -97,7 +89,21 @@ def start():
 
     session = Session(Store(FLASH_ROOT), None)
     session.boot()
-    run(profile.build(), session=session)
+    return profile.build(), session
+
+
+def start():
+    """Power up the profile named in /profile (devkit if none) and run."""
+    try:
+        with open("/profile") as f:
+            name = f.read().strip()
+    except OSError:
+        name = "devkit"
+    if name not in PROFILES:
+        print("main: /profile names %r, not one of %s: using devkit" % (name, ", ".join(PROFILES)))
+        name = "devkit"
+    board, session = power_up(name)
+    run(board, session=session)
 
 
 if __name__ == "__main__" or sys.platform == "esp32":

@@ -76,25 +76,19 @@ def copy(source, target):
 
 
 def boot(flash):
-    """The bowl's power-up as main.py's start() makes it, on the devkit
-    profile: the profile's modules, the log's session booted, the board, the app."""
+    """The bowl's power-up as main.py's start() makes it (main.power_up), on
+    the devkit profile, with seeded dice."""
     vfs.umount("/")  # the host's files: everything the harness needs is open or imported
     vfs.mount(vfs.VfsLfs2(flash), "/")
     fakemachine.install()
-    from board import devkit
-    from board.esp32 import FLASH_ROOT
+    import main
 
-    from bobing.session import Session
-    from bobing.store.store import Store
-
-    session = Session(Store(FLASH_ROOT), None)
-    session.boot()
+    board, session = main.power_up("devkit")
     from app.app import App
 
     from bobing.dice import SeededBytes
     from bobing.events import ENTROPY_SEEDED
 
-    board = devkit.build()
     board.random_bytes = SeededBytes(6)
     board.entropy = ENTROPY_SEEDED
     app = App(board, fresh_start=True, session=session)
