@@ -40,25 +40,10 @@ FIGURES_HEAP = 128 * 1024
 THROWS = 1000  # before the power cut, and as many after it
 
 
-def smallest(image, start):
-    """The smallest heap, to 1 KB, from which the whole flow passes at every
-    step up to `start` (tests/mp.py smallest_heap_from_above: near the limit
-    it passes or fails by where its objects land)."""
-
-    def passes(heap):
-        try:
-            app_flow(image, heap, THROWS)
-            return True
-        except AssertionError:
-            return False
-
-    return smallest_heap_from_above(passes, start, 1024)
-
-
 with tempfile.TemporaryDirectory() as folder:
     image = os.path.join(folder, "flash.img")
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
-    rom = smallest(image, 92 * 1024)
+    rom = smallest_heap_from_above(lambda heap: app_flow(image, heap, THROWS), 92 * 1024, 1024)
     at = app_flow(image, FIGURES_HEAP, THROWS)
 print("app.rom.smallest_heap_bytes %d B %d" % (rom, 86 * 1024))
 print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 61 * 1024))

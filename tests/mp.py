@@ -182,15 +182,18 @@ def smallest_heap(code, low=8 * 1024, high=256 * 1024, step=1024, port="esp32wor
     return high
 
 
-def smallest_heap_from_above(passes, start, step):
-    """The smallest heap, to `step` bytes, from which `passes(heap)` holds at
+def smallest_heap_from_above(run, start, step):
+    """The smallest heap, to `step` bytes, from which `run(heap)` passes at
     every step up to `start` (which must pass): walked down from `start` to
-    the first failure.  Near its limit a flow's pass or fail depends on where
-    its objects happen to land (the collector never moves one), so it may
-    pass below a size at which it fails; a bisection would report such a
+    the first failure, an AssertionError from run (run_micropython's, a
+    MemoryError included).  Near its limit a flow's pass or fail depends on
+    where its objects happen to land (the collector never moves one), so it
+    may pass below a size at which it fails; a bisection would report such a
     lucky size, this figure is one that every larger heap tried also meets."""
-    if not passes(start):
-        raise AssertionError("fails at %d bytes, the start" % start)
-    while passes(start - step):
+    run(start)
+    while True:
+        try:
+            run(start - step)
+        except AssertionError:
+            return start
         start -= step
-    return start

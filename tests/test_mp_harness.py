@@ -113,9 +113,13 @@ def test_the_device_manifest_freezes_every_board_module_the_esp32_profiles_impor
 def test_the_smallest_heap_from_above_is_met_by_every_larger_heap_tried():
     # passes at 40 and 41, fails at 39 though 37 would pass: the walk stops at 40
     passing = {37, 40, 41, 42}
-    assert mp.smallest_heap_from_above(lambda k: k in passing, 42, 1) == 40
+
+    def run(k):
+        assert k in passing
+
+    assert mp.smallest_heap_from_above(run, 42, 1) == 40
     with pytest.raises(AssertionError):
-        mp.smallest_heap_from_above(lambda k: False, 42, 1)
+        mp.smallest_heap_from_above(run, 39, 1)
 
 
 def test_smallest_heap_finds_what_a_flow_needs():
