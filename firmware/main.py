@@ -73,23 +73,32 @@ def run(board, fresh_start=False, session=None):
         crash(board, e)
 
 
-def power_up(name):
-    """(Board, booted Session) of the profile `name`, made in the heap's order:
-    the profile's screen modules make their large buffers at import, while
-    the heap is whole; the session then rebuilds the game from the snapshot
-    and the log (boot's largest transient) with only the engine, the store
-    and the screens imported, so its long-lived state lands packed low, not
-    among the holes the app's imports leave (docs/memory.md); the board is
-    built last.  run() imports the app."""
-    profile = __import__("board." + name, None, None, ["build"])
-    from board.esp32 import FLASH_ROOT
-
+def boot_log(root):
+    """The log's Session on the store folder `root`, booted: the game rebuilt
+    from the snapshot and the log."""
     from bobing.session import Session
     from bobing.store.store import Store
 
-    session = Session(Store(FLASH_ROOT), None)
+    session = Session(Store(root), None)
     session.boot()
-    return profile.build(), session
+    return session
+
+
+def power_up(name):
+    """(Board, booted Session) of the profile `name`, made in the heap's order:
+    the profile's screen modules make their buffers at import, and the log
+    its 4 KB one, while the heap is whole; the session then rebuilds the
+    game from the snapshot and the log (boot's largest transient) with only
+    the engine, the store and the screens imported, so its long-lived state
+    lands packed low, not among the holes the app's imports leave
+    (docs/memory.md); the board is built last, its colour screen drawing in
+    the log's buffer, which holds nothing between the log's calls (one
+    4 KB buffer, not two).  run() imports the app."""
+    profile = __import__("board." + name, None, None, ["build"])
+    from board.esp32 import FLASH_ROOT
+
+    session = boot_log(FLASH_ROOT)
+    return profile.build(session.store.log.buf), session
 
 
 def start():

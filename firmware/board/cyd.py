@@ -15,7 +15,8 @@ from board import esp32
 from board.pins import CYD, get
 
 
-def build():
+def build(scratch=None):
+    """The cyd Board; scratch: the buffer its screen draws in (display.color.ColorScreen)."""
     spi = SPI(
         get(CYD, "SPI_ID"),
         baudrate=get(CYD, "SPI_HZ"),
@@ -31,5 +32,11 @@ def build():
     Pin(get(CYD, "LED_BLUE"), Pin.OUT, value=1)
     lamp = esp32.output(get(CYD, "LED_GREEN"), on_level=0)
     return esp32.build(
-        "cyd", ColorScreen(panel), get(CYD, "THROW"), get(CYD, "REFEREE"), get(CYD, "BUZZER"), lamp, light
+        "cyd",
+        ColorScreen(panel, scratch),
+        get(CYD, "THROW"),
+        get(CYD, "REFEREE"),
+        get(CYD, "BUZZER"),
+        lamp,
+        light,
     )

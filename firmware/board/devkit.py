@@ -8,7 +8,8 @@ from board import esp32
 from board.pins import DEVKIT, get
 
 
-def build():
+def build(scratch=None):
+    """The devkit Board; scratch: the buffer its screen draws in (display.color.ColorScreen)."""
     spi = SPI(
         get(DEVKIT, "SPI_ID"),
         baudrate=get(DEVKIT, "SPI_HZ"),
@@ -27,7 +28,7 @@ def build():
     speaker = esp32.dfplayer(get(DEVKIT, "DF_TX"), get(DEVKIT, "DF_RX"), get(DEVKIT, "DF_BUSY"))
     return esp32.build(
         "devkit",
-        ColorScreen(panel),
+        ColorScreen(panel, scratch),
         get(DEVKIT, "THROW"),
         get(DEVKIT, "REFEREE"),
         get(DEVKIT, "BUZZER"),

@@ -8,7 +8,8 @@ from board import esp32
 from board.pins import OLED, get
 
 
-def build():
+def build(scratch=None):
+    """The oled Board; scratch is not needed: the monochrome screen draws in its own frame."""
     i2c = I2C(
         get(OLED, "I2C_ID"), scl=Pin(get(OLED, "SCL")), sda=Pin(get(OLED, "SDA")), freq=get(OLED, "I2C_HZ")
     )

@@ -106,14 +106,15 @@ class SimSound(Sound):
         super().play(pattern)
 
 
-def screen_for(profile, trace, glass=None):
+def screen_for(profile, trace, glass=None, scratch=None):
     """The profile's layout on its emulated panel, as the real board builds
     it on the real one: display.color.ColorScreen on the ST7789 (devkit) or
     ILI9341 (cyd), display.mono.MonoScreen on the SSD1306 (oled).  `glass`:
     the file holding a colour panel's memory (None: a private temporary
     one); the panel driver is `screen.panel` and its glass `.glass`.  With a
     `trace` stream the trace screen wraps it, so tests read the words of
-    what the pixels show.  Returns (screen, panel)."""
+    what the pixels show.  scratch: the buffer a colour screen draws in
+    (None: its own).  Returns (screen, panel)."""
     import sim.panels
 
     panel = sim.panels.panel(profile, glass)
@@ -124,7 +125,7 @@ def screen_for(profile, trace, glass=None):
     else:
         from display.color import ColorScreen
 
-        screen = ColorScreen(panel)  # type: ignore[assignment]  # the same Screen methods
+        screen = ColorScreen(panel, scratch)  # type: ignore[assignment]  # the same Screen methods
     if trace is None:
         return screen, panel
     return TraceScreen(trace, screen), panel
@@ -159,6 +160,7 @@ def build(
     glass=None,
     speaker=None,
     lines=None,
+    scratch=None,
 ):
     """The sim Board for an emulated `profile` (devkit, cyd, oled).
 
@@ -168,10 +170,11 @@ def build(
     panel's memory (None: a private one); speaker: the DFPlayer driver
     (board.dfplayer.DFPlayer on sim.run's SpeechUART) or None, kept as
     board.speaker; lines: the stream for the sound, lamp and speech lines
-    (default: trace)."""
+    (default: trace); scratch: the buffer a colour screen draws in, as
+    main.power_up() lends it the log's."""
     keys = keys or Keys()
     lines = lines or trace or _Null()
-    screen, panel = screen_for(profile, trace, glass)
+    screen, panel = screen_for(profile, trace, glass, scratch)
 
     def light(on):  # the emulated panel goes dark as the real one does
         panel.power(on)

@@ -82,28 +82,35 @@ _DIE_ITEM = const(2)
 _DOT = const(3)
 _MAX_ITEMS = const(16)
 
-# The first screen's band buffer (3,844 bytes) and item queue (a 512-byte
-# list), made when this module is imported, early in boot, before the heap
-# is cut up: made later, runs that long may no longer be free
-# (docs/memory.md).  A second screen makes its own.
+# what the screen draws in: half a die (62 x 31 px, 2 bytes each: 3,844 B), over a band (240 x 8 x 2)
+_SCRATCH = const(_DIE * (_DIE // 2) * 2)
+
+# The first screen's item queue (a 512-byte list), made when this module is
+# imported, early in boot, before the heap is cut up: made later, runs that
+# long may no longer be free (docs/memory.md).  A second screen makes its own.
 
 
-def _buffers():
-    # the scratch shared by all the bands and dice, and the queued items, 8
-    # slots each: kind, then fonts, strings, ints (one flat list: a list
-    # each kept 320 bytes more)
-    return bytearray(max(_W * _STRIP, _DIE * (_DIE // 2)) * 2), [0] * (8 * _MAX_ITEMS)
+def _items():
+    # the queued items, 8 slots each: kind, then fonts, strings, ints (one
+    # flat list: a list each kept 320 bytes more)
+    return [0] * (8 * _MAX_ITEMS)
 
 
-_first = [_buffers()]
+_first = [_items()]
 
 
 class ColorScreen:
-    """docs/device.md's Screen on a display.mipi panel (ST7789, ILI9341)."""
+    """docs/device.md's Screen on a display.mipi panel (ST7789, ILI9341).
 
-    def __init__(self, panel):
+    scratch: a bytearray of at least 3,844 bytes the screen draws its bands
+    and dice in, only during its calls, so it may be lent: a bowl lends the
+    log's buffer (main.py), which the log uses only during its own calls.
+    None: the screen makes its own."""
+
+    def __init__(self, panel, scratch=None):
         self.panel = panel
-        scratch, self._items = _first.pop() if _first else _buffers()
+        self._items = _first.pop() if _first else _items()
+        scratch = scratch or bytearray(_SCRATCH)
         mv = memoryview(scratch)
         self._band_fb = framebuf.FrameBuffer(scratch, _W, _STRIP, framebuf.RGB565)
         self._rows = [mv[: 2 * _W * n] for n in range(_STRIP + 1)]

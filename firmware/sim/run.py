@@ -369,6 +369,7 @@ class Sim:
             self.hold = ""  # only at the first power-up
             module = SimDFPlayer(clock.ticks_ms, keep=False)  # each clip is a trace line
             speaker = DFPlayer(SpeechUART(module, lines or _Null()), module.busy)
+            session = firmware.boot_log(ROOT)  # as main.power_up(): the log first, its buffer lent
             board = simboard.build(
                 opts["board"],
                 clock,
@@ -381,6 +382,7 @@ class Sim:
                 self.glass,
                 speaker,
                 lines,
+                session.store.log.buf,
             )
             if opts["headless"]:
                 virtual.watchdog = board.watchdog
@@ -390,7 +392,7 @@ class Sim:
                 console.start()
                 asyncio.create_task(keyboard(board, console.keys_in, console))
             try:
-                firmware.run(board, fresh_start=True)
+                firmware.run(board, True, session)
                 return  # the app left its loop: the REPL's turn
             except Reset as e:
                 sys.stderr.write("sim: reset (%s): booting again\n" % e.args[0])

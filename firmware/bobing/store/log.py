@@ -3,11 +3,13 @@
 Why two kinds of file: LittleFS copies a file's last block to a fresh block
 every time an append is flushed (copy-on-write), about 2 KB programmed and
 one erase per throw.  Rewriting a small file instead is a single metadata
-commit of about 64 bytes.  So each record is first written alone to its slot
-file (slot = sequence number mod SLOTS), which makes it durable, and is also
-kept in RAM in the pending buffer; once SLOTS records (or nearly a block's
-worth of bytes) are pending, seal() writes that buffer in one go as a new,
-never-modified segment file `seg/<first seq, 8 hex>`: no read-back.
+commit of about 64 bytes.  So each record is written alone to its slot file
+(slot = sequence number mod SLOTS), which makes it durable; once SLOTS
+records (or nearly a block's worth of bytes) are pending, seal() reads them
+back from their slots into the log's buffer and writes it in one go as a
+new, never-modified segment file `seg/<first seq, 8 hex>`.  The buffer holds
+nothing between the log's calls, so the bowl's colour screen draws in it
+(main.py lends it): 4 KB of heap the bowl does not keep twice.
 docs/storage.md has the numbers and the recovery procedure.
 """
 
@@ -28,7 +30,8 @@ _ENOSPC = const(28)
 # The first Log's buffer, made when this module is imported: early in boot,
 # before the heap is cut up by the app's other objects, so the one 4 KB run
 # a bowl needs is found.  Made later, it fails with a fifth of the heap free
-# (docs/memory.md).  A second Log (after a power cut) makes its own.
+# (docs/memory.md).  A second Log (after a power cut) makes its own.  Its
+# bytes mean nothing between the log's calls: others may write it then.
 _first_buf = [bytearray(SEGMENT_BYTES)]
 _HEADER = rec.SEGMENT_HEADER_SIZE
 
@@ -124,9 +127,13 @@ def free_blocks(path):
 class Log:
     """Segments and slots under `root`; `tip` is the last durable sequence number.
 
-    buf[0:HEADER] is room for the next segment's header, buf[HEADER:pending]
-    the records not yet in a segment (last_end + 1 .. tip), framed.  Boot
-    reads every file through the same buffer."""
+    `buf` (SEGMENT_BYTES) is the log's scratch during its calls only: boot
+    reads every file through it, append() frames a record in it, seal()
+    gathers the pending records (last_end + 1 .. tip, `pending` bytes
+    framed after the segment header's room) from their slots into it.
+    Between calls its bytes mean nothing, so it can be lent (main.py lends
+    it to the colour screen).  `chain` is chain(tip), a kept buffer: copy
+    what you keep, and set it with log.chain[:] = value."""
 
     def __init__(self, root):
         self.root = root
@@ -138,31 +145,8 @@ class Log:
         self.hint = (0, 0)  # (previous, newest) segment's first seq, kept in the counters
         self.last_end = 0  # last sequence number of the newest segment
         self.tip = 0
-        self._chain = bytearray(rec.CHAIN_SIZE)  # chain(tip), once buf[_hash_from:_hash_to] is in
-        self._hash_from = 0  # the newest record, buf[_hash_from:_hash_to], if not hashed in yet
-        self._hash_to = 0
+        self.chain = bytearray(rec.CHAIN_SIZE)
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
-
-    def hash_pending(self):
-        """Fold the newest record into the chain.  append() leaves it to later
-        (the next append, a seal, or the caller's maintain(), after the
-        display): SHA-256 is the largest cost of a throw."""
-        if self._hash_to:
-            # into the kept buffer: a new digest kept per throw would
-            # scatter long-lived objects over the heap and fragment it
-            self._chain[:] = rec.chain_next(self._chain, self.buf, self._hash_from, self._hash_to)
-            self._hash_to = 0
-        return self._chain
-
-    @property
-    def chain(self):
-        """chain(tip), in a buffer the log reuses: copy what you keep."""
-        return self.hash_pending()
-
-    @chain.setter
-    def chain(self, value):
-        self._chain[:] = value
-        self._hash_to = 0
 
     def slot_path(self, seq):
         i = seq % SLOTS
@@ -303,7 +287,7 @@ class Log:
             # is missing, and the records between it and the ring are lost.
             first = newest - SLOTS + 1
             newest, damaged = self._load_slots(first)
-        # Feed the records kept, in order, from the buffer.
+        # Feed the records read, in order, from the buffer.
         buf = self.buf
         pos = _HEADER
         tip = first - 1
@@ -325,7 +309,7 @@ class Log:
         if tip < verifier.next_seq - 1:
             tip = verifier.next_seq - 1
         self.tip = tip
-        self.chain = verifier.chain if verifier.chain is not None else rec.reanchor(tip)
+        self.chain[:] = verifier.chain if verifier.chain is not None else rec.reanchor(tip)
 
     def _slot_held(self, path, seq):
         """Whether a damaged slot file may have held record `seq` (then it is
@@ -344,17 +328,32 @@ class Log:
         seq = self.tip + 1
         if seq - self.last_end > SLOTS or self.pending + rec.frame_size(len(payload)) > SEGMENT_BYTES:
             self.seal()  # only when maintain() was not called since the last throws
-        start = self.pending
-        end = rec.frame_into(self.buf, start, seq, self.chain, payload, game_start)
-        write_file(self.slot_path(seq), memoryview(self.buf)[start:end])
+        end = rec.frame_into(self.buf, 0, seq, self.chain, payload, game_start)
+        write_file(self.slot_path(seq), memoryview(self.buf)[:end])
         self.tip = seq
-        self._hash_from = start
-        self._hash_to = end
-        self.pending = end
+        # hashed now, while the record is in the buffer; into the kept
+        # buffer, as a new digest kept per throw would scatter long-lived
+        # objects over the heap
+        self.chain[:] = rec.chain_next(self.chain, self.buf, 0, end)
+        self.pending += end
         return seq
 
     def needs_seal(self):
         return self.tip - self.last_end >= SLOTS or self.pending > SEGMENT_BYTES - SEAL_MARGIN
+
+    def _gather(self, first):
+        """Read records first .. tip back from their slots into buf after the
+        header's room; returns where they end.  A slot no longer holding its
+        record intact (a flash fault since it was written) is left out: the
+        segment then has a gap, which every reader reports as lost records."""
+        view = memoryview(self.buf)
+        end = _HEADER
+        for seq in range(first, self.tip + 1):
+            n = read_into(self.slot_path(seq), view[end:])
+            found = rec.decode(view[: end + n], end, seq) if n > 0 else None
+            if found is not None and found[0] == seq and found[1] == end + n:
+                end += n
+        return end
 
     def seal(self):
         """Write the pending records as a new segment (temp file + rename);
@@ -364,8 +363,9 @@ class Log:
         if free_blocks(self.root)[0] < RESERVE_BLOCKS:
             raise StoreFull()
         first = self.last_end + 1
+        end = self._gather(first)
         rec.segment_header_into(self.buf, first, self.tip, self.pending_chain)
-        write_file(self.segment_path(first), memoryview(self.buf)[: self.pending], self.seg_dir + "/new")
+        write_file(self.segment_path(first), memoryview(self.buf)[:end], self.seg_dir + "/new")
         self.segments.append(first)
         self.last_end = self.tip
         self.pending_chain = bytes(self.chain)
