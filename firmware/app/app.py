@@ -36,6 +36,8 @@ never inside a throw, the log durable, settings saved; run() prints
 REPL.  Any other line is ignored.
 """
 
+import gc
+
 from display import texts as T
 from micropython import const
 
@@ -117,50 +119,56 @@ class App:
     # --- boot ----------------------------------------------------------------------
 
     def boot(self):
-        issue = self.settings.load()
-        self.apply_settings()
-        session = self.session
-        if not self._session_booted:
-            session.boot()  # makes the flash root on a new bowl
-        self.boots = count_boot(self.board.flash_root)
+        """Boot the app on the booted log (or boot it), then show where the
+        bowl is.  Ends the power-up's frequent collections (main.power_up):
+        play collects while it waits for a press instead (_wait)."""
         try:
-            self.rng.start()
-        except RngFailure:
-            pass  # stop_rng() below, now that the log is open to note it
-        for line in session.issues:
-            self.live.status("recovered", line)
-        if issue:
-            self.note(issue)
-            self.live.status("settings", issue)
-        if self.rng.failed:
-            self.stop_rng()
-            self.speak()
-            return
-        game = session.game
-        if game is None and self.fresh_start:
-            self.new_game()
-            return
-        if game is not None and self.said is not None:
-            speech.resumed(self.said, game, session.shown)
-        if game is not None and not game.ended:
-            last = None
-            shown = session.shown
-            if shown is not None and shown[0] == ev.FORMAT:
-                last = self.out.read(shown)
-            self.live.game(game, True, last)
-            if last is None or last.void:
-                self.show_turn()
+            issue = self.settings.load()
+            self.apply_settings()
+            session = self.session
+            if not self._session_booted:
+                session.boot()  # makes the flash root on a new bowl
+            self.boots = count_boot(self.board.flash_root)
+            try:
+                self.rng.start()
+            except RngFailure:
+                pass  # stop_rng() below, now that the log is open to note it
+            for line in session.issues:
+                self.live.status("recovered", line)
+            if issue:
+                self.note(issue)
+                self.live.status("settings", issue)
+            if self.rng.failed:
+                self.stop_rng()
+                self.speak()
+                return
+            game = session.game
+            if game is None and self.fresh_start:
+                self.new_game()
+                return
+            if game is not None and self.said is not None:
+                speech.resumed(self.said, game, session.shown)
+            if game is not None and not game.ended:
+                last = None
+                shown = session.shown
+                if shown is not None and shown[0] == ev.FORMAT:
+                    last = self.out.read(shown)
+                self.live.game(game, True, last)
+                if last is None or last.void:
+                    self.show_turn()
+                else:
+                    self.show_result(last)
+                    self.hold = _RESULT_HOLD_MS
+                self.notice(T.T_RESUMED)
+                self.lamp(True)
+            elif game is not None:
+                self.show_end()
             else:
-                self.show_result(last)
-                self.hold = _RESULT_HOLD_MS
-            self.notice(T.T_RESUMED)
-            self.lamp(True)
-        elif game is not None:
-            self.show_end()
-        else:
-            self.screen.attract(self.settings[S.PLAYERS], self.settings[S.PRESET])
-        self.check_space()
-        self.speak()
+                self.screen.attract(self.settings[S.PLAYERS], self.settings[S.PRESET])
+            self.check_space()
+            self.speak()
+        finally:
+            gc.threshold(-1)
 
     def apply_settings(self):
         s = self.settings
@@ -285,6 +293,9 @@ class App:
                 board.lamp(self.lit)
 
     async def _wait(self, timeout_ms):
+        # the last turn's garbage, freed while nothing happens (a few ms the
+        # player does not see) rather than in the middle of the next press
+        gc.collect()
         ins = self.inputs
         clock = self.clock
         start = clock.ticks_ms()

@@ -224,7 +224,7 @@ class Log:
         for every intact record at or after from_seq (data is a view of the
         reused buffer: copy what you keep), on_segment(index, last seq,
         verified chain there or None) after each segment.  Sets tip, chain
-        and the pending buffer."""
+        and pending."""
         segments = self._segments_from(from_seq)
         start = 0
         for i, first in enumerate(segments):
@@ -255,8 +255,8 @@ class Log:
         self._scan_slots(verifier, wanted)
 
     def _load_slots(self, first):
-        """Read slot files for records first .. first + SLOTS - 1 into the
-        pending buffer, in order, keeping those that hold exactly the record
+        """Read slot files for records first .. first + SLOTS - 1 into buf
+        after the header's room, in order, keeping those that hold exactly the record
         expected there.  Returns (newest record seen in any slot, sequence
         numbers of damaged slots)."""
         buf = self.buf
