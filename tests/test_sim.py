@@ -159,6 +159,13 @@ def test_rules_presets_reach_the_game_header(tmp_path):
     assert ev.END_REASONS[1] == "pool_empty"
 
 
+def _line_ended(data, needle):
+    at = data.find(needle)
+    # a newline, or the erase-to-end-of-line that closes each line the console
+    # draws in place (its key help and ready lamp line is never followed by one)
+    return at >= 0 and (b"\n" in data[at:] or b"\x1b[K" in data[at:])
+
+
 def read_until(fd, needle, seconds=30):
     """Bytes read from fd until the line holding `needle` has ended (or the
     time is over): the bowl writes a line in pieces."""
@@ -166,7 +173,7 @@ def read_until(fd, needle, seconds=30):
 
     data = b""
     end = time.time() + seconds
-    while (needle not in data or b"\n" not in data[data.find(needle) :]) and time.time() < end:
+    while not _line_ended(data, needle) and time.time() < end:
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
             try:

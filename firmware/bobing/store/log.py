@@ -34,6 +34,7 @@ _ENOSPC = const(28)
 # bytes mean nothing between the log's calls: others may write it then.
 _first_buf = [bytearray(SEGMENT_BYTES)]
 _HEADER = rec.SEGMENT_HEADER_SIZE
+_LAST = const(64)  # a throw's record is about 22 bytes framed; a game's header may be longer
 
 
 class StoreFull(Exception):
@@ -128,12 +129,11 @@ class Log:
     """Segments and slots under `root`; `tip` is the last durable sequence number.
 
     `buf` (SEGMENT_BYTES) is the log's scratch during its calls only: boot
-    reads every file through it, append() frames a record in it, seal()
-    gathers the pending records (last_end + 1 .. tip, `pending` bytes
-    framed after the segment header's room) from their slots into it.
-    Between calls its bytes mean nothing, so it can be lent (main.py lends
-    it to the colour screen).  `chain` is chain(tip), a kept buffer: copy
-    what you keep, and set it with log.chain[:] = value."""
+    reads every file through it, seal() gathers the pending records
+    (last_end + 1 .. tip, `pending` bytes framed after the segment header's
+    room) from their slots into it.  Between calls its bytes mean nothing,
+    so it can be lent (main.py lends it to the colour screen).  A record is
+    framed in `_last` (kept, _LAST bytes), or in buf if it is longer."""
 
     def __init__(self, root):
         self.root = root
@@ -145,8 +145,32 @@ class Log:
         self.hint = (0, 0)  # (previous, newest) segment's first seq, kept in the counters
         self.last_end = 0  # last sequence number of the newest segment
         self.tip = 0
-        self.chain = bytearray(rec.CHAIN_SIZE)
+        self._chain = bytearray(rec.CHAIN_SIZE)  # chain(tip), once _last[:_hash_to] is in
+        self._last = bytearray(_LAST)  # the newest record, if it fits
+        self._hash_to = 0  # the newest record, _last[:_hash_to], if not hashed in yet
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
+
+    def hash_pending(self):
+        """Fold the newest record into the chain.  append() leaves it to later
+        (the next append, a seal, or the caller's maintain(), after the
+        display): SHA-256 is the largest cost of a throw, and its hasher
+        and digest the largest garbage."""
+        if self._hash_to:
+            # into the kept buffer: a new digest kept per throw would
+            # scatter long-lived objects over the heap and fragment it
+            self._chain[:] = rec.chain_next(self._chain, self._last, 0, self._hash_to)
+            self._hash_to = 0
+        return self._chain
+
+    @property
+    def chain(self):
+        """chain(tip), in a buffer the log reuses: copy what you keep."""
+        return self.hash_pending()
+
+    @chain.setter
+    def chain(self, value):
+        self._chain[:] = value
+        self._hash_to = 0
 
     def slot_path(self, seq):
         i = seq % SLOTS
@@ -309,7 +333,7 @@ class Log:
         if tip < verifier.next_seq - 1:
             tip = verifier.next_seq - 1
         self.tip = tip
-        self.chain[:] = verifier.chain if verifier.chain is not None else rec.reanchor(tip)
+        self.chain = verifier.chain if verifier.chain is not None else rec.reanchor(tip)
 
     def _slot_held(self, path, seq):
         """Whether a damaged slot file may have held record `seq` (then it is
@@ -326,15 +350,17 @@ class Log:
         """Write record tip + 1 durably (LittleFS commits the slot file on close).
         StoreFull, with nothing written, if the flash has no room."""
         seq = self.tip + 1
-        if seq - self.last_end > SLOTS or self.pending + rec.frame_size(len(payload)) > SEGMENT_BYTES:
+        size = rec.frame_size(len(payload))
+        if seq - self.last_end > SLOTS or self.pending + size > SEGMENT_BYTES:
             self.seal()  # only when maintain() was not called since the last throws
-        end = rec.frame_into(self.buf, 0, seq, self.chain, payload, game_start)
-        write_file(self.slot_path(seq), memoryview(self.buf)[:end])
+        frame = self._last if size <= _LAST else self.buf
+        end = rec.frame_into(frame, 0, seq, self.chain, payload, game_start)
+        write_file(self.slot_path(seq), memoryview(frame)[:end])
         self.tip = seq
-        # hashed now, while the record is in the buffer; into the kept
-        # buffer, as a new digest kept per throw would scatter long-lived
-        # objects over the heap
-        self.chain[:] = rec.chain_next(self.chain, self.buf, 0, end)
+        if frame is self._last:
+            self._hash_to = end
+        else:  # hashed now: buf is lent between the log's calls
+            self._chain[:] = rec.chain_next(self._chain, frame, 0, end)
         self.pending += end
         return seq
 

@@ -135,10 +135,10 @@ class Store:
         newest = self.snapshots.newest
         if newest is not None and newest[0] > log.tip:
             issues.append("log ends at record %d, before the snapshot of record %d" % (log.tip, newest[0]))
-            log.tip, log.chain[:] = newest[0], newest[1]
+            log.tip, log.chain = newest[0], newest[1]
         if counters.counted > log.tip:
             issues.append("records %d-%d missing" % (log.tip + 1, counters.counted))
-            log.tip, log.chain[:] = counters.counted, rec.reanchor(counters.counted)
+            log.tip, log.chain = counters.counted, rec.reanchor(counters.counted)
         if self._remade:
             names = " ".join("s%d" % d for d in self._remade)
             issues.append("folders missing, made again: %s" % names)
@@ -149,7 +149,7 @@ class Store:
                 # and lost with it, so their numbers are never used again
                 last = log.tip + SLOTS_PER_DIR - at % SLOTS_PER_DIR
                 issues.append("records %d-%d may be lost" % (log.tip + 1, last))
-                log.tip, log.chain[:] = last, rec.reanchor(last)
+                log.tip, log.chain = last, rec.reanchor(last)
         boot.power_cut = self._stale or log.tip > boot.state_seq or bool(issues)
         if boot.power_cut:
             counters.recoveries += 1
@@ -230,6 +230,7 @@ class Store:
     def maintain(self):
         """Housekeeping, after the result is shown: seal the pending records
         into a segment when due.  True if it did something."""
+        self.log.hash_pending()
         try:
             if not self.log.needs_seal() or not self.log.seal():
                 return False
