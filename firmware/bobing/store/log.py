@@ -278,17 +278,18 @@ class Log:
         self.pending_chain = verifier.chain if verifier.chain is not None else rec.reanchor(self.last_end)
         self._scan_slots(verifier, wanted)
 
-    def _load_slots(self, first):
-        """Read slot files for records first .. first + SLOTS - 1 into buf
-        after the header's room, in order, keeping those that hold exactly the record
-        expected there.  Returns (newest record seen in any slot, sequence
-        numbers of damaged slots)."""
+    def _load_slots(self, first, last):
+        """Read slot files for records first .. last into buf after the
+        header's room, `pending` bytes, in order, keeping those that hold
+        exactly the record expected there (a damaged one is left out: a gap,
+        which every reader reports as lost records).  Returns (newest record
+        seen in any slot, sequence numbers of damaged slots)."""
         buf = self.buf
         view = memoryview(buf)
         self.pending = _HEADER
         newest = 0
         damaged = []
-        for seq in range(first, first + SLOTS):
+        for seq in range(first, last + 1):
             n = read_into(self.slot_path(seq), view[self.pending :])
             if n <= 0:
                 if n < 0 and exists(self.slot_path(seq)):
@@ -305,12 +306,12 @@ class Log:
 
     def _scan_slots(self, verifier, on_record):
         first = self.last_end + 1
-        newest, damaged = self._load_slots(first)
+        newest, damaged = self._load_slots(first, first + SLOTS - 1)
         if newest >= first + SLOTS:
             # A slot holds a record newer than the ring can: the newest segment
             # is missing, and the records between it and the ring are lost.
             first = newest - SLOTS + 1
-            newest, damaged = self._load_slots(first)
+            newest, damaged = self._load_slots(first, first + SLOTS - 1)
         # Feed the records read, in order, from the buffer.
         buf = self.buf
         pos = _HEADER
@@ -367,20 +368,6 @@ class Log:
     def needs_seal(self):
         return self.tip - self.last_end >= SLOTS or self.pending > SEGMENT_BYTES - SEAL_MARGIN
 
-    def _gather(self, first):
-        """Read records first .. tip back from their slots into buf after the
-        header's room; returns where they end.  A slot no longer holding its
-        record intact (a flash fault since it was written) is left out: the
-        segment then has a gap, which every reader reports as lost records."""
-        view = memoryview(self.buf)
-        end = _HEADER
-        for seq in range(first, self.tip + 1):
-            n = read_into(self.slot_path(seq), view[end:])
-            found = rec.decode(view[: end + n], end, seq) if n > 0 else None
-            if found is not None and found[0] == seq and found[1] == end + n:
-                end += n
-        return end
-
     def seal(self):
         """Write the pending records as a new segment (temp file + rename);
         False if none are pending.  StoreFull if the flash cannot take it."""
@@ -389,9 +376,9 @@ class Log:
         if free_blocks(self.root)[0] < RESERVE_BLOCKS:
             raise StoreFull()
         first = self.last_end + 1
-        end = self._gather(first)
+        self._load_slots(first, self.tip)  # the pending records, back from their slots
         rec.segment_header_into(self.buf, first, self.tip, self.pending_chain)
-        write_file(self.segment_path(first), memoryview(self.buf)[:end], self.seg_dir + "/new")
+        write_file(self.segment_path(first), memoryview(self.buf)[: self.pending], self.seg_dir + "/new")
         self.segments.append(first)
         self.last_end = self.tip
         self.pending_chain = bytes(self.chain)
