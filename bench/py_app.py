@@ -23,7 +23,7 @@
 # doubled the bench's time for a figure no bowl meets.)
 #
 # Issue 8 asks for 64 KB (goal 48 KB).  Not met (docs/memory.md says where
-# the heap goes): the targets are what is achieved now (72 KB, kept 55.8 KB)
+# the heap goes): the targets are what is achieved now (68 KB, kept 56.1 KB)
 # with 1-2 KB of room (near its limit the flow passes or fails by where its
 # objects land, and the collector scans the C stack conservatively), so a
 # regression fails `make bench-check`.
@@ -45,7 +45,7 @@ with tempfile.TemporaryDirectory() as folder:
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
     rom = smallest_heap_from_above(lambda heap: app_flow(image, heap, THROWS), 80 * 1024, 1024)
     at = app_flow(image, FIGURES_HEAP, THROWS)
-print("app.rom.smallest_heap_bytes %d B %d" % (rom, 74 * 1024))
+print("app.rom.smallest_heap_bytes %d B %d" % (rom, 70 * 1024))
 print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 57 * 1024))
 print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 58 * 1024))
 print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])

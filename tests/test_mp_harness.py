@@ -49,6 +49,16 @@ def test_mp_heap_figures(port, block):
     assert max_free - block <= int(out[2]) <= max_free
 
 
+def test_the_romfs_image_takes_nothing_from_the_working_heap():
+    # beside the image (and its share of the collector's tables), the heap a
+    # script can allocate from is what a plain heap of the same size gives
+    code = "import gc\nprint(gc.mem_free() + gc.mem_alloc())"
+    plain = int(run_micropython(code, heapsize=64 * 1024, port="esp32word"))
+    image = os.path.getsize(mp.rom_image()) + 15 & ~15  # the bytearray's data, in whole blocks
+    beside = int(run_micropython(code, heapsize=64 * 1024, port="esp32rom")) - image - 16
+    assert plain <= beside <= plain + 64, (plain, beside)
+
+
 def test_the_esp32_word_port_runs_a_small_heap():
     out = run_micropython(
         "import mp_heap\nfrom bobing.rules import Rules\nr = Rules('xiamen')\nprint(mp_heap.largest_free_block())",
