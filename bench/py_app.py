@@ -11,7 +11,7 @@
 # Primary setting "esp32rom": micropython32 with the firmware executing in
 # place from a ROMFS image, as an ESP32 runs it from its ROMFS partition or
 # frozen; heap figures are the working heap beside the code (docs/memory.md).
-# Printed: the smallest working heap (to 1 KB: walked down from 80 KB, the
+# Printed: the smallest working heap (to 1 KB: walked down from 72 KB, the
 # smallest from which every step up passes), and at FIGURES_HEAP
 # the heap kept after boot, the peak kept after a throw, the largest free
 # block after the 2,000 throws, the longest gc.collect() pause (it includes
@@ -22,8 +22,15 @@
 # the same flow needs about 170 KB: docs/memory.md.  Not bisected here: it
 # doubled the bench's time for a figure no bowl meets.)
 #
-# Issue 8 asks for 64 KB (goal 48 KB).  Not met (docs/memory.md says where
-# the heap goes): the targets are what is achieved now (68 KB, kept 56.1 KB)
+# The harness's own objects (the runner and the image's mount, appflow,
+# fakemachine, sim.flash, mp_heap: none of them on a bowl) are given on top of
+# the heap measured, as the image is: tests/test_app_heap.py harness_heap()
+# measures them in each half before the firmware's first object, less the
+# qstr pools then made and what an empty interpreter keeps, which stay the
+# firmware's to pay.  app.rom.harness_bytes prints them; with them inside
+# the heap the flow needs that much more.
+#
+# Issue 8 asks for 64 KB (goal 48 KB).  The targets are what is achieved now
 # with 1-2 KB of room (near its limit the flow passes or fails by where its
 # objects land, and the collector scans the C stack conservatively), so a
 # regression fails `make bench-check`.
@@ -34,7 +41,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from mp import run_micropython, smallest_heap_from_above  # noqa: E402
-from test_app_heap import FLOW, MPLIB, app_flow  # noqa: E402
+from test_app_heap import FLOW, MPLIB, app_flow, harness_heap  # noqa: E402
 
 FIGURES_HEAP = 128 * 1024
 THROWS = 1000  # before the power cut, and as many after it
@@ -43,9 +50,11 @@ THROWS = 1000  # before the power cut, and as many after it
 with tempfile.TemporaryDirectory() as folder:
     image = os.path.join(folder, "flash.img")
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
-    rom = smallest_heap_from_above(lambda heap: app_flow(image, heap, THROWS), 80 * 1024, 1024)
+    rom = smallest_heap_from_above(lambda heap: app_flow(image, heap, THROWS), 72 * 1024, 1024)
     at = app_flow(image, FIGURES_HEAP, THROWS)
-print("app.rom.smallest_heap_bytes %d B %d" % (rom, 70 * 1024))
+    harness = max(harness_heap(image, "esp32rom", half) for half in ("run", "resume"))
+print("app.rom.smallest_heap_bytes %d B %d" % (rom, 65 * 1024))
+print("app.rom.harness_bytes %d B -" % harness)
 print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 57 * 1024))
 print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 58 * 1024))
 print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])

@@ -14,8 +14,9 @@ Two ports, named by what they stand for:
   their bytecode and constant strings are run in place, not copied into the
   heap.  The image stands for the flash: `heapsize` is the working heap,
   and the process gets -X heapsize = heapsize + the image's size rounded
-  up to 16-byte GC blocks + one block (the bytearray object), so a
-  figure measured there is what the firmware needs of an ESP32's heap.
+  up to 16-byte GC blocks + one block (the bytearray object) + their share
+  of the collector's tables (tools/romfs_build.py rom_heap), so a figure
+  measured there is what the firmware needs of an ESP32's heap.
 
 tests/conftest.py runs each test that calls run_micropython without a port
 once per port of PORTS (see there); `port=` pins a call to one, and is the
@@ -82,8 +83,10 @@ def romfs_build():
 
 
 def harness():
-    """{path in the image: .mpy file} of HARNESS, compiled into build/mpy-harness."""
-    files = {}
+    """{path in the image: file} of HARNESS, compiled into build/mpy-harness,
+    and firmware/main.py as source at harness/main.py: a bowl compiles its
+    main.py at power-up (tests/mplib/appflow.py does as it)."""
+    files = {"harness/main.py": os.path.join(FIRMWARE, "main.py")}
     for source in HARNESS:
         name = os.path.basename(source)[:-3] + ".mpy"
         target = os.path.join(ROOT, "build", "mpy-harness", name)
@@ -162,6 +165,34 @@ def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args
             "micropython (%s) failed (%d):\n%s%s" % (port, proc.returncode, proc.stdout, proc.stderr)
         )
     return proc.stdout
+
+
+def image_kept(mpy_dir=MPY_TEST):
+    """gc.mem_alloc() bytes the image takes on "esp32rom": its bytearray's data
+    in whole 16-byte blocks and the bytearray object."""
+    return (os.path.getsize(rom_image(mpy_dir)) + 15) // 16 * 16 + 16
+
+
+def qstr_pool_bytes(out):
+    """Heap bytes of the qstr pools in the last micropython.qstr_info() line of
+    `out`: its total less the string data it counts beside the pools."""
+    line = [w for w in out.splitlines() if w.startswith("qstr pool:")][-1]
+    figures = dict(w.strip().split("=") for w in line.split(":", 1)[1].split(","))
+    return int(figures["n_total_bytes"]) - int(figures["n_str_data_bytes"])
+
+
+_started = {}
+
+
+def start_kept(port):
+    """Heap bytes an empty script keeps on the port's binary, its qstr pools
+    left out: what the interpreter itself holds once started."""
+    binary = port_setup("esp32word" if port == "esp32rom" else port)[0]
+    if binary not in _started:
+        code = "import gc, micropython\ngc.collect()\nprint(gc.mem_alloc())\nmicropython.qstr_info()"
+        out = subprocess.run([binary, "-c", code], capture_output=True, text=True, check=True).stdout
+        _started[binary] = int(out.split()[0]) - qstr_pool_bytes(out)
+    return _started[binary]
 
 
 def smallest_heap(code, low=8 * 1024, high=256 * 1024, step=1024, port="esp32word", **kwargs):

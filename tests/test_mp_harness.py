@@ -95,13 +95,18 @@ def test_the_manifest_freezes_the_package_from_beside_it():
 def test_the_device_manifest_freezes_every_board_module_the_esp32_profiles_import():
     # a module left out of the frozen board package stops a frozen bowl at
     # its first import, and nothing else here would notice
-    calls = []
+    calls, modules = [], []
     with open(os.path.join(mp.FIRMWARE, "device", "manifest.py")) as f:
         source = f.read()
     exec(
         source,
-        {"include": lambda path: None, "package": lambda name, **kw: calls.append((name, kw))},
+        {
+            "include": lambda path: None,
+            "package": lambda name, **kw: calls.append((name, kw)),
+            "module": lambda name, **kw: modules.append(name),
+        },
     )
+    assert modules == ["bowl.py"]  # what main.py, the one file copied as source, imports
     frozen = {f[:-3] for name, kw in calls if name == "board" for f in kw["files"]}
     wanted, seen = ["esp32", "devkit", "cyd", "oled"], set()
     while wanted:

@@ -1,6 +1,6 @@
 """The bowl's speech and serial commands through the shipped main.py and App (issue 11, issue 10 item 2).
 
-tests/mplib/speechapp.py runs main.run() on the virtual board with a
+tests/mplib/speechapp.py runs bowl.run() on the virtual board with a
 simulated DFPlayer as board.speaker, presses fed as a listener would (each
 once the bowl is ready and silent), and prints the live event lines and
 every clip the module started, with its time.  Here a listener who hears
@@ -157,7 +157,7 @@ def test_the_sync_line_leaves_the_loop_with_the_game_intact_and_a_restart_resume
     assert (
         records[0]["kbd"][0] is False and records[0]["kbd"][-1] is True
     )  # kiosk: Ctrl-C back only for the host
-    assert records[0]["released"]  # main.py handed the watchdog over before the REPL
+    assert records[0]["released"]  # bowl.run() handed the watchdog over before the REPL
     resumed = second[0]
     assert resumed["event"] == "game" and resumed["resumed"] and resumed["throws"] == 3
     assert resumed["last"] == {"seat": first[3]["seat"], "dice": first[3]["dice"]}

@@ -233,7 +233,7 @@ print(store.append(payload(311)))
 
 
 def test_the_log_holds_nothing_in_its_buffer_between_calls():
-    # the bowl lends the log's 4 KB buffer to the colour screen (main.power_up):
+    # the bowl lends the log's 4 KB buffer to the colour screen (bowl.power_up):
     # a segment sealed after the screen drew in it still holds every record,
     # and a slot the flash damaged before the seal is a reported gap
     lines = run_micropython(LENT_BUFFER, heapsize=4_000_000, path=(MPLIB,)).splitlines()

@@ -32,7 +32,7 @@ Serial commands (docs/events.md): while waiting for a press, and while an
 announcement plays, the app reads lines from board.serial.readline() every
 _SERIAL_MS.  `sync` (the host's, docs/sync.md) ends run() at the next wait:
 never inside a throw, the log durable, settings saved; run() prints
-{"event": "sync"} and turns Ctrl-C back on, and main.py returns to the
+{"event": "sync"} and turns Ctrl-C back on, and bowl.run() returns to the
 REPL.  Any other line is ignored.
 """
 
@@ -75,7 +75,7 @@ class App:
     def __init__(self, board, fresh_start=False, session=None):
         """fresh_start: a bowl whose log holds no game yet starts one at once
         with its settings (the virtual board's --players/--rules).  session:
-        a Session on board.flash_root already booted (main.py boots it before
+        a Session on board.flash_root already booted (bowl.py boots it before
         the screens and the app are imported); None: boot() makes and boots it."""
         self.board = board
         self.screen = board.screen
@@ -120,7 +120,7 @@ class App:
 
     def boot(self):
         """Boot the app on the booted log (or boot it), then show where the
-        bowl is.  Ends the power-up's frequent collections (main.power_up):
+        bowl is.  Ends the power-up's frequent collections (bowl.power_up):
         play collects while it waits for a press instead (_wait)."""
         try:
             issue = self.settings.load()

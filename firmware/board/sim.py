@@ -171,7 +171,7 @@ def build(
     (board.dfplayer.DFPlayer on sim.run's SpeechUART) or None, kept as
     board.speaker; lines: the stream for the sound, lamp and speech lines
     (default: trace); scratch: the buffer a colour screen draws in, as
-    main.power_up() lends it the log's."""
+    bowl.power_up() lends it the log's."""
     keys = keys or Keys()
     lines = lines or trace or _Null()
     screen, panel = screen_for(profile, trace, glass, scratch)

@@ -4,10 +4,12 @@
 # whole firmware fits the ~100 KB heap of an ESP32 without PSRAM (loaded as
 # .mpy files the bytecode alone takes about 94 KB of heap: docs/memory.md).
 # main.py is not frozen: copy it to the board's filesystem
-# (`mpremote cp firmware/main.py :main.py`), and write the profile's name
-# into /profile (`devkit`, `cyd` or `oled`; none means devkit).
+# (`mpremote cp firmware/main.py :main.py`; a few lines: it imports bowl,
+# which is frozen), and write the profile's name into /profile (`devkit`,
+# `cyd` or `oled`; none means devkit).
 include("$(PORT_DIR)/boards/manifest.py")
 include("../manifest.py")
+module("bowl.py", base_path="..")
 package("app", base_path="..")
 package("display", base_path="..")
 # the board layer without the virtual board (board/sim.py needs firmware/sim/)

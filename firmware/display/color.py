@@ -104,7 +104,7 @@ class ColorScreen:
 
     scratch: a bytearray of at least 3,844 bytes the screen draws its bands
     and dice in, only during its calls, so it may be lent: a bowl lends the
-    log's buffer (main.py), which the log uses only during its own calls.
+    log's buffer (bowl.py), which the log uses only during its own calls.
     None: the screen makes its own."""
 
     def __init__(self, panel, scratch=None):

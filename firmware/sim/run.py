@@ -369,7 +369,7 @@ class Sim:
             self.hold = ""  # only at the first power-up
             module = SimDFPlayer(clock.ticks_ms, keep=False)  # each clip is a trace line
             speaker = DFPlayer(SpeechUART(module, lines or _Null()), module.busy)
-            session = firmware.boot_log(ROOT)  # as main.power_up(): the log first, its buffer lent
+            session = firmware.boot_log(ROOT)  # as bowl.power_up(): the log first, its buffer lent
             board = simboard.build(
                 opts["board"],
                 clock,
@@ -465,7 +465,7 @@ def repl(sim, firmware):
 
 def main(argv):
     sim = Sim(argv)
-    import main as firmware
+    import bowl as firmware
 
     if sim.opts["repl"]:
         repl(sim, firmware)

@@ -32,6 +32,13 @@ Both print "app.<figure> value unit": the heap kept after boot, the largest
 heap kept after a throw, the longest gc.collect() pause, the press-to-result
 time (max, total), the largest free block at the end, the throws played.
 Any exception, a MemoryError included, fails the run.
+
+    micropython appflow.py harness run IMAGE THROWS PLAYERS
+    micropython appflow.py harness resume IMAGE THROWS HELD SHOWN
+
+run or resume up to the firmware's first object and stop there, having
+printed what the harness keeps (harness_kept()): tests/test_app_heap.py
+gives the flow's heap that much more, as it does the image.
 """
 
 import gc
@@ -39,12 +46,14 @@ import sys
 import time
 
 import fakemachine
+import micropython
 import vfs
 from mp_heap import largest_free_block
 from sim.flash import FileFlash, PowerCut
 
 MOUNT = "/a"
 ROOT = MOUNT + "/data"  # the store's folder, where /data is once the image is mounted at /
+MAIN = None  # main.py's code: a bowl holds it while it runs
 
 
 def build(path, history):
@@ -76,14 +85,21 @@ def copy(source, target):
 
 
 def boot(flash):
-    """The bowl's power-up as main.py's start() makes it (main.power_up), on
-    the devkit profile, with seeded dice."""
+    """The bowl's power-up as main.py's bowl.start() makes it (bowl.power_up), on
+    the devkit profile, with seeded dice.  main.py itself is compiled from
+    its source and run, its code kept, as MicroPython does on a bowl (the
+    source from the image: tests/mp.py harness())."""
+    global MAIN
+    with open("/rom/harness/main.py") as f:
+        source = f.read()
     vfs.umount("/")  # the host's files: everything the harness needs is open or imported
     vfs.mount(vfs.VfsLfs2(flash), "/")
     fakemachine.install()
-    import main
-
-    board, session = main.power_up("devkit")
+    MAIN = compile(source, "main.py", "exec")
+    source = None
+    names = {"__name__": "main"}  # not "__main__", and not the ESP32: it does not start the bowl
+    exec(MAIN, names)
+    board, session = names["bowl"].power_up("devkit")
     from app.app import App
 
     from bobing.dice import SeededBytes
@@ -148,11 +164,24 @@ def power_off(flash, lost):
     flash.cut_at = -1
 
 
+def harness_kept():
+    """gc.mem_alloc() with the harness's own objects made (the runner and the
+    image, this module, fakemachine, sim.flash, mp_heap) and none of the
+    firmware's: printed, with the qstr pools then made, for
+    tests/test_app_heap.py harness_heap(); a "harness" run stops here."""
+    gc.collect()
+    base = gc.mem_alloc()
+    print("app.harness_kept %d B, %d B free" % (base, gc.mem_free()))
+    micropython.qstr_info()
+    if CALIBRATE:
+        sys.exit(0)
+    return base
+
+
 def run(path, throws, players):
     copy(path, path + ".run")
     lost = open(path + ".lost", "w+b")  # opened while the host's / is mounted
-    gc.collect()
-    base = gc.mem_alloc()
+    base = harness_kept()
     flash = FileFlash(path + ".run")
     figures = {"press_us": 0, "press_total_us": 0, "presses": 0, "gc_us": 0, "peak": 0}
     app = boot(flash)
@@ -179,8 +208,7 @@ def run(path, throws, players):
 
 
 def resume(path, throws, held, shown):
-    gc.collect()
-    base = gc.mem_alloc()
+    base = harness_kept()
     flash = FileFlash(path + ".run")
     figures = {"press_us": 0, "press_total_us": 0, "presses": 0, "gc_us": 0, "peak": 0}
     app = boot(flash)
@@ -194,6 +222,9 @@ def resume(path, throws, held, shown):
     report(figures, base)
 
 
+CALIBRATE = sys.argv[1] == "harness"
+if CALIBRATE:
+    sys.argv.pop(1)
 if sys.argv[1] == "build":
     build(sys.argv[2], int(sys.argv[3]))
 elif sys.argv[1] == "run":

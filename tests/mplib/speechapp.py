@@ -6,7 +6,7 @@ OPTIONS, each NAME=VALUE: players (4), seed (3), speech (1: on), language
 (1), module (fitted | missing | none: a module that answers, one whose
 BUSY never goes low and who never replies, no speaker at all), kiosk (0).
 A fresh IMAGE gets these as its settings file; every PHASE is one power-up
-of the bowl (main.run on a new Board over the same flash), fed its
+of the bowl (bowl.run on a new Board over the same flash), fed its
 commands in order:
 
     throw, referee, referee-long   a press, once the bowl is ready, the speaker
@@ -173,7 +173,7 @@ def settings(opts):
 
 
 def phase(number, opts, commands, first):
-    import main
+    import bowl
 
     asyncio.new_event_loop()
     clock = VirtualClock()
@@ -193,7 +193,7 @@ def phase(number, opts, commands, first):
     asyncio.create_task(drive(board, serial, commands))
     outcome = "sync"
     try:
-        main.run(board, fresh_start=True)
+        bowl.run(board, fresh_start=True)
     except Done:
         outcome = "done"
     print(

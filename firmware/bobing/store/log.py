@@ -9,7 +9,7 @@ records (or nearly a block's worth of bytes) are pending, seal() reads them
 back from their slots into the log's buffer and writes it in one go as a
 new, never-modified segment file `seg/<first seq, 8 hex>`.  The buffer holds
 nothing between the log's calls, so the bowl's colour screen draws in it
-(main.py lends it): 4 KB of heap the bowl does not keep twice.
+(bowl.py lends it): 4 KB of heap the bowl does not keep twice.
 docs/storage.md has the numbers and the recovery procedure.
 """
 
@@ -132,7 +132,7 @@ class Log:
     reads every file through it, seal() gathers the pending records
     (last_end + 1 .. tip, `pending` bytes framed after the segment header's
     room) from their slots into it.  Between calls its bytes mean nothing,
-    so it can be lent (main.py lends it to the colour screen).  A record is
+    so it can be lent (bowl.py lends it to the colour screen).  A record is
     framed in `_last` (kept, _LAST bytes), or in buf if it is longer."""
 
     def __init__(self, root):
