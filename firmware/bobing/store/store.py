@@ -14,6 +14,7 @@ and why this order survives power cuts.
 """
 
 import os
+import sys
 
 from bobing.store import record as rec
 from bobing.store.counters import Counters
@@ -30,10 +31,18 @@ from bobing.store.log import (
     write_file,
 )
 from bobing.store.snapshot import Snapshots
-from bobing.store.verify import Verifier
 
 SNAPSHOT_EVERY = 32  # records between snapshots: bounds what boot reads and replays
 _HEX = b"0123456789abcdef"
+
+
+def _forget(name):
+    """Drop the imported module `name`: its code objects are freed once
+    nothing holds them (the chain verifier's: 624 B of a bowl's heap in
+    play, docs/memory.md), and the next import makes them again."""
+    package, _, leaf = name.rpartition(".")
+    del sys.modules[name]
+    delattr(sys.modules[package], leaf)
 
 
 class Recovery:
@@ -186,10 +195,13 @@ class Store:
             if seq >= boot.replay_from:
                 on_record(seq, bytes(data[start:end]), game_start)
 
-        verifier = Verifier()
+        from bobing.store import verify  # boot and a rare rescan: not kept imported in play
+
+        verifier = verify.Verifier()
         self.log.scan(verifier, min(boot.replay_from, count_from or boot.replay_from), record)
         boot.issues.extend(verifier.issues)
         counters.games += games[0]
+        _forget("bobing.store.verify")
 
     def _apply_ack_file(self, issues):
         path = self.root + "/ack"
