@@ -170,7 +170,7 @@ def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args
 def image_kept(mpy_dir=MPY_TEST):
     """gc.mem_alloc() bytes the image takes on "esp32rom": its bytearray's data
     in whole 16-byte blocks and the bytearray object."""
-    return (os.path.getsize(rom_image(mpy_dir)) + 15) // 16 * 16 + 16
+    return romfs_build().rom_kept(os.path.getsize(rom_image(mpy_dir)))
 
 
 def qstr_pool_bytes(out):

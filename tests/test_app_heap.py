@@ -20,7 +20,7 @@ heap; docs/memory.md says where the heap goes).
 """
 
 import pytest
-from mp import image_kept, qstr_pool_bytes, run_micropython, start_kept
+from mp import image_kept, qstr_pool_bytes, romfs_build, run_micropython, start_kept
 from test_heap_flow import MPLIB
 
 FLOW = MPLIB + "/appflow.py"
@@ -48,7 +48,9 @@ def harness_heap(image, port, half):
     the qstr pools made by then (the firmware's names fill the same pools,
     so they are the firmware's to pay) and what an empty interpreter keeps
     (a bowl's own start keeps its like).  The same at any heap size: the
-    objects alive then are the same; so it is measured once per process."""
+    objects alive then are the same; so it is measured once per process.
+    The heap is given it with its share of the collector's tables
+    (tools/romfs_build.py heap_holding), as the image is."""
     key = (image, port, half)
     if key not in _harness:
         args = (
@@ -74,7 +76,7 @@ def app_flow(image, heapsize, throws, port="esp32rom", players=10):
     at the end; press_to_result_us_mean and throws over both."""
 
     def half(*args):
-        heap = heapsize + harness_heap(image, port, args[0])
+        heap = heapsize + romfs_build().heap_holding(harness_heap(image, port, args[0]))
         out = run_micropython(FLOW, heap, (MPLIB,), script_args=list(args), port=port)
         lines = [line.split() for line in out.splitlines() if line.startswith("app.")]
         return {w[0]: w[1] if w[0] == "app.cut" else int(w[1]) for w in lines}, lines
@@ -105,9 +107,8 @@ def test_the_harness_is_given_on_top_of_the_heap_measured(history):
     # objects and the image come on top, nothing of the firmware's does
     heap = 64 * 1024
     args = ["harness", "run", history, "0", "10"]
-    out = run_micropython(
-        FLOW, heap + harness_heap(history, "esp32rom", "run"), (MPLIB,), script_args=args, port="esp32rom"
-    )
+    harness = romfs_build().heap_holding(harness_heap(history, "esp32rom", "run"))
+    out = run_micropython(FLOW, heap + harness, (MPLIB,), script_args=args, port="esp32rom")
     free = int(out.split("app.harness_kept")[1].split(",")[1].split()[0])
     plain = int(run_micropython("import gc\nprint(gc.mem_free() + gc.mem_alloc())", heap, port="esp32word"))
     expected = plain - start_kept("esp32rom") - qstr_pool_bytes(out)

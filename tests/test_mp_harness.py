@@ -54,8 +54,7 @@ def test_the_romfs_image_takes_nothing_from_the_working_heap():
     # script can allocate from is what a plain heap of the same size gives
     code = "import gc\nprint(gc.mem_free() + gc.mem_alloc())"
     plain = int(run_micropython(code, heapsize=64 * 1024, port="esp32word"))
-    image = os.path.getsize(mp.rom_image()) + 15 & ~15  # the bytearray's data, in whole blocks
-    beside = int(run_micropython(code, heapsize=64 * 1024, port="esp32rom")) - image - 16
+    beside = int(run_micropython(code, heapsize=64 * 1024, port="esp32rom")) - mp.image_kept()
     assert plain <= beside <= plain + 64, (plain, beside)
 
 

@@ -31,16 +31,27 @@ def image_path(mpy_dir):
     return os.path.join(folder, "romfs" + name[3:] + ".img")
 
 
+def rom_kept(size):
+    """gc.mem_alloc() bytes an image of `size` bytes takes when tools/romfs_run.py
+    reads it into a bytearray: the data in whole 16-byte GC blocks (micropython32,
+    as the ESP32) plus one block for the bytearray object."""
+    return (size + 15) // 16 * 16 + 16
+
+
+def heap_holding(n):
+    """-X heapsize bytes that hold n more bytes of objects.  The heap holds
+    the collector's tables too (py/gc.c gc_setup_area), a byte of
+    allocation table per 4 blocks of 16 bytes and a byte of finaliser table
+    per 8, so it grows its objects' room in steps of 64 bytes (one table
+    byte), each taking 65.5 bytes of heap."""
+    return ((n + 63) // 64 * 131 + 1) // 2
+
+
 def rom_heap(size):
-    """Heap bytes an image of `size` bytes takes when tools/romfs_run.py reads it
-    into a bytearray: the data in whole 16-byte GC blocks (micropython32, as the
-    ESP32) plus one block for the bytearray object, and those blocks' share of
-    the collector's tables, which -X heapsize also holds: per 8 blocks (128
-    bytes) 2 bytes of allocation table (2 bits a block) and 1 of finaliser
-    table (1 bit a block), as py/gc.c gc_setup_area divides a heap.  Without
-    that share a 240 KB image took 5.6 KB of tables out of the working heap."""
-    blocks = (size + 15) // 16 + 1
-    return (blocks + 7) // 8 * (128 + 3)
+    """Heap bytes an image of `size` bytes takes: its rom_kept() and that
+    share of the tables.  Without the tables' share a 240 KB image took
+    5.6 KB of them out of the working heap."""
+    return heap_holding(rom_kept(size))
 
 
 def _mpy_build():
