@@ -14,6 +14,7 @@ import vfs
 sys.path.append(__file__.rsplit("/", 2)[0] + "/tests/mplib")
 from cutgame import bowl  # noqa: E402
 from nor_flash import NorFlash  # noqa: E402
+from sim.nvs import Partition  # noqa: E402
 
 from bobing.rules import Rules  # noqa: E402
 from bobing.store import record  # noqa: E402
@@ -21,6 +22,16 @@ from bobing.store import record  # noqa: E402
 BLOCKS = 256  # a 1 MB filesystem (the bench's heap cannot hold a 2 MB image)
 LIFE_BLOCKS = 512  # the 2 MB partition the flash life is projected for
 CYCLES = 100000
+# The NVS partition the tip is kept in (bobing/store/tipkeep.py): 0x6000 in
+# firmware/device/BOBING_ESP32/partitions.csv and ESP32_GENERIC's own table,
+# 6 pages of 4 KB, each 126 entries of 32 B (ESP-IDF's format).  One holds
+# the radio's calibration data (live entries: never the page the IDF's
+# collection picks, the one with the most erased entries), so the tip's
+# entries go round the other 5 (the free page the IDF keeps for collecting
+# among them); a page collected moves its live entries (the namespace and
+# the id: 4) first.  docs/storage.md has the arithmetic.
+NVS_PAGES_IN_TURN = 5
+NVS_ENTRIES_PER_ERASE = 126 - 4
 WORD = 8 if sys.maxsize > 2**32 else 4
 
 
@@ -85,7 +96,7 @@ def boot(flash):
     read = flash.read_bytes
     t0 = time.ticks_us()
     vfs.mount(vfs.VfsLfs2(flash), "/b")
-    bowl("/b/data", 2).boot()
+    bowl("/b/data", 2, nvs).boot()
     return time.ticks_diff(time.ticks_us(), t0) / 1000, flash.read_bytes - read
 
 
@@ -100,7 +111,7 @@ def boots(flash, session, upto):
         ms, read = boot(flash)
         total_ms += ms
         total_read += read
-        session = bowl("/b/data", 1)
+        session = bowl("/b/data", 1, nvs)
         session.boot()
     return session, total_ms / 8, total_read / 8
 
@@ -113,14 +124,15 @@ def warning_reads(flash, session):
 
 
 flash = NorFlash(BLOCKS)
+nvs = Partition()  # in memory: a set allocates nothing, as esp32.NVS's
 vfs.VfsLfs2.mkfs(flash)
 vfs.mount(vfs.VfsLfs2(flash), "/b")
-session = bowl("/b/data", 1)
+session = bowl("/b/data", 1, nvs)
 session.boot()
 session, ms_early, read_early = boots(flash, session, 2250)
 play(session, 1000 - session.store.seq % 1000)
 start = session.store.seq
-programmed, erases, ops = flash.programmed, flash.erases, flash.ops
+programmed, erases, ops, entries = flash.programmed, flash.erases, flash.ops, nvs.entries
 block_erases = list(flash.block_erases)
 press = Press(flash)
 payload, framed = play(session, 6000, press)
@@ -128,6 +140,7 @@ n = session.store.seq - start
 programmed = flash.programmed - programmed
 erases = flash.erases - erases
 ops = flash.ops - ops
+entries = nvs.entries - entries
 hottest = max(flash.block_erases[b] - block_erases[b] for b in range(BLOCKS))
 snapshot_bytes = len(record.GENESIS) + 12 + len(session.game.snapshot())  # envelope + state
 logical = framed / n + snapshot_bytes / 32 + record.SEGMENT_HEADER_SIZE / 128
@@ -164,3 +177,9 @@ print("store.boot_read_growth_10k_vs_2k %.3f x 1.25" % (read_late / read_early))
 print("store.flash_life_throws_2MB_upper_bound %d throws -" % (LIFE_BLOCKS * CYCLES * n // erases))
 print("store.hottest_block_erases_vs_mean %.1f x -" % (hottest * BLOCKS / erases))
 print("store.flash_life_throws_hottest_block %d throws -" % (CYCLES * n // hottest))
+# The NVS entries the tip takes: one a record, set after it is durable.
+print("store.nvs_entries_per_throw %.2f entries -" % (entries / n))
+print(
+    "store.nvs_flash_life_throws %d throws -"
+    % (CYCLES * NVS_PAGES_IN_TURN * NVS_ENTRIES_PER_ERASE * n // entries)
+)

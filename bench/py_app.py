@@ -30,7 +30,10 @@
 # firmware's to pay.  app.rom.harness_bytes prints them; with them inside
 # the heap the flow needs that much more.
 #
-# Issue 8 asks for 64 KB (goal 48 KB).  The targets are what is achieved now
+# Issue 8 asked for 64 KB (goal 48 KB), met until issues 21-26's features
+# (the key's gate, the store's copy beside it, the one-switch scan, the
+# screens' in-place tables) took the names past 1,260 in the harness: the
+# 9 KB pool above (docs/memory.md).  The targets are what is achieved now
 # with 1-2 KB of room (near its limit the flow passes or fails by where its
 # objects land, and the collector scans the C stack conservatively), so a
 # regression fails `make bench-check`.
@@ -44,19 +47,25 @@ from mp import run_micropython, smallest_heap_from_above  # noqa: E402
 from test_app_heap import FLOW, MPLIB, app_flow, harness_heap  # noqa: E402
 
 FIGURES_HEAP = 128 * 1024
+# Names made at run time fill qstr pools that double (20, 40, ... 640
+# entries): past 1,260 a 1,280-entry pool takes 9 KB at once.  The harness's
+# own 160 names already push the flow past it; a board has only the bowl's,
+# and main.py's and the REPL's few, so the bowl's stay under 1,200.
+BOWL_NAMES = 1200
 THROWS = 1000  # before the power cut, and as many after it
 
 
 with tempfile.TemporaryDirectory() as folder:
     image = os.path.join(folder, "flash.img")
     run_micropython(FLOW, 4_000_000, (MPLIB,), script_args=["build", image, "2000"], port="esp32rom")
-    rom = smallest_heap_from_above(lambda heap: app_flow(image, heap, THROWS), 72 * 1024, 1024)
+    rom = smallest_heap_from_above(lambda heap: app_flow(image, heap, THROWS), 88 * 1024, 1024)
     at = app_flow(image, FIGURES_HEAP, THROWS)
     harness = max(harness_heap(image, "esp32rom", half) for half in ("run", "resume"))
-print("app.rom.smallest_heap_bytes %d B %d" % (rom, 64 * 1024))
+print("app.rom.smallest_heap_bytes %d B %d" % (rom, 80 * 1024))
 print("app.rom.harness_bytes %d B -" % harness)
-print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 57 * 1024))
-print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 58 * 1024))
+print("app.rom.boot_kept_bytes %d B %d" % (at["app.boot_kept_bytes"], 72 * 1024))
+print("app.rom.peak_kept_bytes %d B %d" % (at["app.peak_kept_bytes"], 72 * 1024))
+print("app.rom.bowl_names %d names %d" % (at["app.bowl_names"], BOWL_NAMES))
 print("app.rom.largest_free_block_bytes_at_128K %d B >=4096" % at["app.largest_free_block_bytes"])
 print("app.rom.longest_gc_pause_at_128K %d us -" % at["app.longest_gc_pause_us"])
 print("app.rom.press_to_result_max %d us -" % at["app.press_to_result_us_max"])

@@ -61,6 +61,22 @@ def _dice_figures(faces, kinds, expected):
     return faces_p, kinds_p, failed
 
 
+# Each game with its number in its bowl (1, 2, ... in record order), its last
+# record (the end, else the last held before the next game), and the 状元
+# holder's own throw (games.zy_seq, as the engine gives it: host_tools/db.py).
+_WINNERS = """
+WITH numbered AS (
+    SELECT *, ROW_NUMBER() OVER (PARTITION BY bowl ORDER BY seq) AS number,
+    LEAD(seq) OVER (PARTITION BY bowl ORDER BY seq) AS next FROM games)
+SELECT g.bowl, g.seq, g.number,
+    COALESCE(g.end_seq, (SELECT MAX(r.seq) FROM records r WHERE r.bowl = g.bowl AND r.seq >= g.seq
+                         AND (g.next IS NULL OR r.seq < g.next))),
+    g.day, g.zy_seat, t.dice, t.kind, g.end_reason
+FROM numbered g LEFT JOIN throws t ON t.bowl = g.bowl AND t.seq = g.zy_seq AND t.n = 0
+WHERE g.zy_seat IS NOT NULL ORDER BY g.bowl, g.seq
+"""
+
+
 def figures(conn):
     """The report as one JSON-ready object: {"bowls": [...]}, bowls by id."""
     bowls = {}
@@ -114,14 +130,12 @@ def figures(conn):
         "SELECT bowl, tier, SUM(count) FROM prizes WHERE how != 'take' GROUP BY bowl, tier"
     ):
         bowl_entry(bowl)["prizes"][TIERS[tier]] = n
-    for bowl, game, day, seat, dice, kind, reason in conn.execute(
-        "SELECT g.bowl, g.seq, g.day, g.zy_seat, t.dice, t.kind, g.end_reason FROM games g"
-        " LEFT JOIN throws t ON t.bowl = g.bowl AND t.seq = g.zy_seq AND t.n = 0"
-        " WHERE g.zy_seat IS NOT NULL ORDER BY g.bowl, g.seq"
-    ):
+    for bowl, game, number, last, day, seat, dice, kind, reason in conn.execute(_WINNERS):
         bowl_entry(bowl)["zhuangyuan"].append(
             {
                 "game": game,
+                "number": number,
+                "records": [game, last],
                 "day": day,
                 "seat": seat,
                 "dice": _dice_text(dice),

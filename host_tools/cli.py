@@ -70,6 +70,7 @@ def build_parser():
         classify_cmd,
         deploy_cmd,
         import_cmd,
+        key_cmd,
         log_cmd,
         play_cmd,
         replay_cmd,
@@ -87,7 +88,7 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in (sim_cmd, play_cmd, replay_cmd, classify_cmd, rules_cmd, stats_cmd, log_cmd, voice_cmd):
         module.register(sub)
-    for module in (sync_cmd, import_cmd, report_cmd, watch_cmd, deploy_cmd):
+    for module in (sync_cmd, import_cmd, report_cmd, watch_cmd, deploy_cmd, key_cmd):
         module.register(sub)
     return parser
 

@@ -24,10 +24,13 @@ an interrupted sync leaves the database exactly as it was.
 """
 
 import json
+import os
 import sqlite3
+import urllib.parse
 
 from bobing import events as ev
 from bobing.classify import kind_of
+from bobing.game import Game
 from bobing.session import NOTE
 
 SCHEMA = 1
@@ -70,36 +73,89 @@ class DatabaseError(Exception):
     """The file is no database of ours, or of a newer schema: nothing was changed."""
 
 
-def connect(path, create=True):
-    """Open (or with create, make) the database at path; DatabaseError if unusable."""
+_TABLE_NAMES = ("meta", "bowls", "records", "games", "throws", "prizes", "files", "issues", "syncs")
+
+
+def describe(error, path):
+    """One line for a sqlite3 error on the database at path."""
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return "%s: the database is in use by another program (locked): try again when it is done" % path
+    if "full" in text:
+        return "%s: the disk is full: nothing was written" % path
+    if "not a database" in text:
+        return "%s: not a usable database: %s" % (path, text)
+    if "malformed" in text or "corrupt" in text:
+        return "%s: the database is damaged (%s)" % (path, text)
+    if "no such table" in text or "no such column" in text:
+        return "%s: a damaged or foreign database (%s)" % (path, text)
+    if "readonly" in text or "read-only" in text:
+        return "%s: the database cannot be written (read-only)" % path
+    return "%s: database error: %s" % (path, text)
+
+
+def connect(path):
+    """Open (or make) the database at path; DatabaseError if unusable."""
     try:
-        if not create:
-            with open(path, "rb"):
-                pass
         conn = sqlite3.connect(path, isolation_level=None)
+        version = _schema(conn, path)  # before anything is written: a file not ours stays as it was
         conn.execute("PRAGMA journal_mode=WAL")
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except (OSError, sqlite3.Error) as e:
-        raise DatabaseError(
-            "%s: not a usable database: %s" % (path, getattr(e, "strerror", None) or e)
-        ) from None
-    if tables and "meta" not in tables:
+        if version < SCHEMA:
+            with transaction(conn):
+                for statement in _TABLES.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+    except OSError as e:
+        raise DatabaseError("%s: not a usable database: %s" % (path, e.strerror or e)) from None
+    except sqlite3.Error as e:
+        raise DatabaseError(describe(e, path)) from None
+    return conn
+
+
+def connect_readonly(path):
+    """Open the database at path for reading only: nothing is created,
+    upgraded or written (it may lie on read-only media); DatabaseError if
+    it is missing or unusable."""
+    if not os.path.isfile(path):
+        raise DatabaseError("%s: no such database (run `bobing sync` first)" % path)
+    uri = "file:%s?" % urllib.parse.quote(os.path.abspath(path))
+    error = None
+    for mode in ("mode=ro", "immutable=1"):  # immutable: read-only media, where WAL cannot be read shared
+        try:
+            conn = sqlite3.connect(uri + mode, uri=True, isolation_level=None)
+            if _schema(conn, path) < SCHEMA:
+                conn.close()
+                raise DatabaseError("%s: no bobing tables in it (an empty or foreign database)" % path)
+            return conn
+        except sqlite3.Error as e:
+            error = e
+    raise DatabaseError(describe(error, path))
+
+
+def _schema(conn, path):
+    """The file's schema version (0: an empty file); DatabaseError if it is not ours or too new."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return 0
+    if "meta" not in tables:
         conn.close()
         raise DatabaseError("%s: a database of another program (no bobing schema)" % path)
-    version = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() if tables else None
-    if version is not None and int(version[0]) > SCHEMA:
+    row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    value = row[0] if row is not None else None
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+        conn.close()
+        raise DatabaseError("%s: a damaged bobing database: schema version %r" % (path, value))
+    if int(value) > SCHEMA:
         conn.close()
         raise DatabaseError(
-            "%s: schema version %s is newer than this bobing's (%d): update bobing"
-            % (path, version[0], SCHEMA)
+            "%s: schema version %s is newer than this bobing's (%d): update bobing" % (path, value, SCHEMA)
         )
-    if version is None or int(version[0]) < SCHEMA:
-        with transaction(conn):
-            for statement in _TABLES.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-    return conn
+    missing = [name for name in _TABLE_NAMES if name not in tables]
+    if int(value) == SCHEMA and missing:
+        conn.close()
+        raise DatabaseError("%s: a damaged bobing database: no table %s" % (path, ", ".join(missing)))
+    return int(value)
 
 
 class transaction:
@@ -153,7 +209,11 @@ def held_payloads(conn, bowl, first, last):
 
 class _Decoder:
     """Turns records into games, throws and prizes rows, following the
-    bowl's current game across syncs."""
+    bowl's current game across syncs.
+
+    The 状元 holder's throw is the engine's own answer: each game is played
+    again through bobing.game (Game.apply checks every batch), because after
+    禄骨 the throw that moved the 状元 is the loser's, not the holder's."""
 
     def __init__(self, conn, bowl, day, game):
         self.conn = conn
@@ -163,6 +223,51 @@ class _Decoder:
         self.issues = []
         self.throws = []
         self.prizes = []
+        self.play = None  # the current game, played again; None: not (yet) followed
+        self.standing = {}  # seat -> record of the seat's standing 状元-class throw
+        self.rebuilt = False
+
+    def _played(self, seq):
+        """The current game as of the record before seq, from the records held; None if it cannot be."""
+        if self.play is None and not self.rebuilt and self.game is not None:
+            self.rebuilt = True
+            rows = self.conn.execute(
+                "SELECT seq, payload, game_start FROM records WHERE bowl=? AND seq>=? AND seq<? ORDER BY seq",
+                (self.bowl, self.game, seq),
+            )
+            for held, payload, game_start in rows:
+                if payload and payload[0] != NOTE:
+                    self._follow(held, bytes(payload), game_start)
+        return self.play
+
+    def _follow(self, seq, payload, game_start):
+        try:
+            if game_start:
+                self.play = Game.from_header(payload)
+                self.standing = {}
+            elif self.play is not None:
+                seat = self.play.turn
+                before = self.play.zy_turn[seat]
+                self.play.apply(payload)
+                if self.play.zy_turn[seat] != before:
+                    self.standing[seat] = seq
+        except ValueError:
+            self.play = None  # a gap or damage: the holder's throw is no longer known
+
+    def _set_holder(self, game, seq, thrower, moved_to):
+        """The 状元 holder after record seq (moved_to: the ZY event's seat, or None
+        at the game's end) and the record of the holder's own throw."""
+        if self.play is not None:
+            zy = self.play.zhuangyuan()
+            seat, own = (None, None) if zy is None else (zy[0] + 1, self.standing.get(zy[0]))
+        elif moved_to is None:
+            return  # not followed: the end leaves the last ZY event's answer
+        else:  # not followed: the moving throw is the holder's only if it is their own
+            seat = None if moved_to == ev.NO_SEAT else moved_to + 1
+            own = seq if seat is not None and moved_to == thrower else None
+        self.conn.execute(
+            "UPDATE games SET zy_seat=?, zy_seq=? WHERE bowl=? AND seq=?", (seat, own, self.bowl, game)
+        )
 
     def record(self, seq, payload, game_start):
         if not payload:
@@ -187,10 +292,15 @@ class _Decoder:
             (self.bowl, seq, self.day, rules.preset, rules.flags, players, sets, entropy, json.dumps(labels)),
         )
         self.game = seq
+        self.rebuilt = True
+        self._follow(seq, payload, True)
 
     def _batch(self, seq, payload):
         _, _, events = ev.decode_batch(payload)
         game = self.game
+        if self._played(seq) is not None:
+            self._follow(seq, payload, False)
+        thrower = events[0][1] if events and events[0][0] in (ev.THROW, ev.VOID) else None
         n = 0
         for e in events:
             kind = e[0]
@@ -208,12 +318,9 @@ class _Decoder:
             elif kind == ev.SHARE:
                 self.prizes.append((self.bowl, seq, game, self.day, e[1], None, e[2], "share"))
             elif kind == ev.ZY and game is not None:
-                seat = None if e[1] == ev.NO_SEAT else e[1] + 1
-                self.conn.execute(
-                    "UPDATE games SET zy_seat=?, zy_seq=? WHERE bowl=? AND seq=?",
-                    (seat, seq if seat else None, self.bowl, game),
-                )
+                self._set_holder(game, seq, thrower, e[1])
             elif kind == ev.END and game is not None:
+                self._set_holder(game, seq, thrower, None)
                 self.conn.execute(
                     "UPDATE games SET end_reason=?, end_seq=? WHERE bowl=? AND seq=?",
                     (ev.END_REASONS[e[1]], seq, self.bowl, game),

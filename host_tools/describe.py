@@ -8,30 +8,38 @@ import unicodedata
 
 from bobing import events as ev
 from bobing.classify import classify
+from bobing.game import STAND_BELOW, STAND_KEPT, STAND_LUGU, STAND_TIE
 from bobing.names import KINDS, TIER_NAMES, TIERS, award_names
 from host_tools.cli import UsageError
 from host_tools.texts import pad, width
 
 _ZY = 5
+_PLACE = 7  # the place bits of game.stand, without STAND_LUGU
 MAX_NAME_COLUMNS = 12  # a name: 6 Chinese characters or 12 letters, so every line fits 80 columns
 
 
 def tier_label(tier, labels, texts):
-    """A tier's name, its English meaning in English, and its prize (the game's label)."""
+    """A tier's name and its prize (the game's label): 对堂（月饼）, or in English its
+    meaning with the Chinese after it: Runner-up (对堂: 月饼)."""
     hanzi, _, english = TIER_NAMES[tier]
     prize = labels[tier] if labels else ""
     if texts.lang == "zh":
         return "%s（%s）" % (hanzi, prize) if prize else hanzi
-    return "%s (%s: %s)" % (hanzi, english, prize) if prize else "%s (%s)" % (hanzi, english)
+    return "%s (%s: %s)" % (english, hanzi, prize) if prize else "%s (%s)" % (english, hanzi)
+
+
+def tier_short(tier, texts):
+    """A tier's name alone, for a column or the pool line: 对堂, Runner-up."""
+    return TIER_NAMES[tier][0 if texts.lang == "zh" else 2]
 
 
 def throw_name(game, dice, texts):
-    """The name of a throw under the game's rules: 五红, or 五红 (five reds: Champion)."""
+    """The name of a throw under the game's rules: 五红, or five reds: Champion (五红)."""
     result = classify(dice, game.rules.flags)
     if not result & 15:  # the kind: 0 is a throw that wins nothing
         return texts("no_award")
     hanzi, _, english = award_names(result)
-    return hanzi if texts.lang == "zh" else "%s (%s)" % (hanzi, english)
+    return hanzi if texts.lang == "zh" else "%s (%s)" % (english, hanzi)
 
 
 def show_dice(dice):
@@ -61,7 +69,7 @@ class Table:
         top = self.game.top
         if top == ev.NO_SEAT:
             return self.texts("nobody")
-        return "%s %s" % (self.name(top), self.standing(top))
+        return self.texts("holder_throw", name=self.name(top), throw=self.standing(top))
 
     def before(self):
         """What the next action's sentences compare against: the 状元 contest as it stands."""
@@ -74,12 +82,16 @@ class Table:
         grab = game.rules.get("liubo_hei") == "grab"
         lines = []
         thrower, throw = ev.NO_SEAT, ""
-        for event in game.last_events():
+        events = game.last_events()
+        top_moved = any(event[0] == ev.ZY for event in events)
+        for event in events:
             kind = event[0]
             if kind == ev.THROW:
                 thrower, dice = event[1], ev.dice_of(event[2])
                 throw = throw_name(game, dice, t)
                 lines.append(t("throw", name=self.name(thrower), dice=show_dice(dice), award=throw))
+                if not top_moved:
+                    lines.extend(self._zy_stays(thrower, throw, before))
             elif kind == ev.VOID:
                 lines.append(t("void", name=self.name(event[1])))
             elif kind == ev.SKIP:
@@ -123,9 +135,28 @@ class Table:
             return t("zy_higher", name=name, throw=throw, old=self.name(old_top), old_throw=old_throw)
         old_throw = throw_name(self.game, ev.dice_of(old_dice[thrower]), t)
         fields = {"name": name, "throw": throw, "old": self.name(thrower), "old_throw": old_throw}
-        if self.game.zy_rank[thrower] == self.game.zy_rank[seat]:
+        if self.game.stand & _PLACE == STAND_TIE:
             return t("zy_tie", **fields)
         return t("zy_lugu", new_throw=self.standing(seat), **fields)
+
+    def _zy_stays(self, thrower, throw, before):
+        # Why a 状元-class throw did not move the 状元, as the engine decided it
+        # (game.stand): its own higher throw replaced (禄骨), an equal earlier throw
+        # or a higher one standing above it, or an earlier throw that cannot be replaced.
+        game, t = self.game, self.texts
+        stand = game.stand
+        name = self.name(thrower)
+        if stand == STAND_KEPT:
+            return [t("zy_kept", name=name, old_throw=self.standing(thrower))]
+        lines = []
+        if stand & STAND_LUGU:
+            old_throw = throw_name(game, ev.dice_of(before[1][thrower]), t)
+            lines.append(t("zy_lugu_own", name=name, throw=throw, old_throw=old_throw))
+        place = stand & _PLACE
+        if place in (STAND_TIE, STAND_BELOW):
+            key = "zy_stays_tie" if place == STAND_TIE else "zy_stays_below"
+            lines.append(t(key, holder=self.name(game.top), top_throw=self.standing(game.top)))
+        return lines
 
     def _end_line(self, reason, thrower, throw, grab):
         t = self.texts
@@ -160,24 +191,30 @@ class Table:
         """Lines of a table, 状元 first: each player's prizes per tier, the pool, the holder marked."""
         game, t = self.game, self.texts
         column = max(width(t("player")), width(t("shared")), *(width(n) for n in self.names))
-        head = pad(t("player"), column) + "".join(
-            pad(TIER_NAMES[tier][0], 6, True) for tier in range(5, -1, -1)
-        )
-        lines = [head]
+        heads = [tier_short(tier, t) for tier in range(5, -1, -1)]
+        widths = [max(6, width(head) + 1) for head in heads]  # 8 sets: 256 一秀 fit in 6
+
+        def row(label, counts):
+            return pad(label, column) + "".join(
+                pad(str(n), w, True) for n, w in zip(counts, widths, strict=True)
+            )
+
+        lines = [row(t("player"), heads)]
         for seat in range(game.players):
-            held = seat_holdings(game, seat)
-            row = pad(self.name(seat), column) + "".join("%6d" % held[tier] for tier in range(5, -1, -1))
+            line = row(self.name(seat), reversed(seat_holdings(game, seat)))
             if seat == game.top and not game.ended:
-                row += "  " + t("holder_mark")
-            lines.append(row)
-        lines.append(pad(t("left"), column) + "".join("%6d" % n for n in reversed(game.remaining)))
+                line += "  " + t("holder_mark")
+            lines.append(line)
+        lines.append(row(t("left"), reversed(game.remaining)))
         if any(game.shared):
-            lines.append(pad(t("shared"), column) + "".join("%6d" % n for n in reversed(game.shared)))
+            lines.append(row(t("shared"), reversed(game.shared)))
         return lines
 
     def pool(self):
-        """The prizes left per tier, 状元 first: `状元1 对堂2 三红4 ...`."""
-        return " ".join("%s%d" % (TIER_NAMES[t][0], self.game.remaining[t]) for t in range(5, -1, -1))
+        """The prizes left per tier, 状元 first: `状元1 对堂2 三红4 ...`, `Champion 1 Runner-up 2 ...`."""
+        t = self.texts
+        items = [(tier_short(tier, t), self.game.remaining[tier]) for tier in range(5, -1, -1)]
+        return " ".join(("%s%d" if t.lang == "zh" else "%s %d") % item for item in items)
 
 
 def seat_holdings(game, seat):

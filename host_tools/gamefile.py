@@ -10,6 +10,7 @@ this way as it goes, `play --resume` continues one, `replay` plays one back.
     draw: 5 3                     (the 答起 starter draw, thrown by seat 1)
     first: 2                      (who throws first, 1-based)
     label: 状元=红包               (any number)
+    dice: real                    (a scorekeeper's game: only typed throws count)
     444411                        (a throw, in any form throwtext reads)
     v                             (a void: 跳猴)
 
@@ -30,7 +31,8 @@ from host_tools.throwtext import clean_line, looks_like_dice, parse_dice
 
 MAX_LINE = 1000  # bytes: far more than any setting or throw
 VOID_WORDS = ("v", "void", "跳猴")
-KEYS = ("players", "names", "rules", "option", "sets", "draw", "first", "label")
+KEYS = ("players", "names", "rules", "option", "sets", "draw", "first", "label", "dice")
+DICE = ("computer", "real")  # who throws: Enter rolls the computer's dice, or the players type a bowl's
 
 
 class Setup:
@@ -45,6 +47,7 @@ class Setup:
         self.draw = ()
         self.first = 0
         self.labels = []  # ["TIER=PRIZE", ...] as given
+        self.real = False  # a scorekeeper's game: Enter throws nothing, only typed dice count
 
     def game(self):
         """A new Game of these settings; UsageError if they do not fit together."""
@@ -80,6 +83,8 @@ class Setup:
             lines.append("draw: " + " ".join(map(str, self.draw)))
         lines.append("first: %d" % (self.first + 1))
         lines.extend("label: " + item for item in self.labels)
+        if self.real:
+            lines.append("dice: real")
         return lines
 
     def set(self, key, value):
@@ -98,6 +103,10 @@ class Setup:
             self.draw = tuple(whole_number("draw", d, 1, 6) for d in value.split())
         elif key == "first":
             self.first = whole_number("first", value, 1, MAX_PLAYERS) - 1
+        elif key == "dice":
+            if value not in DICE:
+                raise UsageError("dice %r: expected %s" % (value, " or ".join(DICE)))
+            self.real = value == "real"
         else:
             self.labels.append(value)
 
@@ -212,11 +221,14 @@ def play_turns(game, turns):
 
 # --- saving ---------------------------------------------------------------------------
 
-HEADER = "# 博饼 bobing: continue with `bobing play --resume FILE`, check with `bobing replay FILE`"
 
-
-def game_text(setup, turns):
-    lines = [HEADER, *setup.text()]
+def game_text(setup, turns, command="bobing"):
+    """The file of a game; `command` runs bobing where the user is (invocation)."""
+    header = "# 博饼 bobing: continue with `%s play --resume FILE`, check with `%s replay FILE`" % (
+        command,
+        command,
+    )
+    lines = [header, *setup.text()]
     lines.extend("v" if dice is None else "".join(map(str, dice)) for dice in turns)
     return "\n".join(lines) + "\n"
 
@@ -280,20 +292,35 @@ def new_game_path():
     return path
 
 
-def latest_unfinished():
-    """The most recently saved game in data_dir() that has not ended; UsageError if none."""
+class Saved:
+    """A saved game in data_dir(): its path, when it was last saved, its setup, turns and game."""
+
+    def __init__(self, path, saved, setup, turns, game):
+        self.path = path
+        self.saved = saved  # seconds since the epoch
+        self.setup = setup
+        self.turns = turns
+        self.game = game
+
+
+def unfinished_games():
+    """(folder, [Saved]) of the games in data_dir() that have not ended, the most
+    recently saved first; files that are no game are passed over."""
     folder = data_dir()
     try:
         names = [os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".txt")]
     except OSError:
         names = []
-    for path in sorted(names, key=os.path.getmtime, reverse=True):
+    games = []
+    for path in names:
         try:
+            saved = os.path.getmtime(path)
             setup, turns = load(path)
             game = setup.game()
-            play_turns(game, turns)
-        except UsageError:
+            del turns[play_turns(game, turns) :]
+        except (OSError, UsageError):
             continue
         if not game.ended:
-            return path
-    raise UsageError("no unfinished game in %s to resume" % folder)
+            games.append(Saved(path, saved, setup, turns, game))
+    games.sort(key=lambda g: g.saved, reverse=True)
+    return folder, games

@@ -10,14 +10,20 @@ MicroPython's ESP32 port mounts it with (block 4096 bytes, read and
 program size 32), from memory: the file itself is never written.  The
 records go through the very sync a serial link uses (host_tools/syncer.py),
 without the acknowledgement (there is no bowl to write it to).
+
+With --salvage the filesystem is not mounted at all: the records are found
+in the raw blocks (host_tools/salvage.py), for an image LittleFS no longer
+mounts.  A failed import leaves no database behind that was not there before.
 """
 
 import os
+import sqlite3
 import tempfile
 
-from host_tools import syncer
+from host_tools import db, salvage, syncer
 from host_tools.cli import UsageError
-from host_tools.sync_cmd import add_db_argument, now, open_db, print_result
+from host_tools.keystore import KeyStore
+from host_tools.sync_cmd import add_db_argument, new_database, now, print_result
 
 BLOCK_SIZE = 4096
 IO_SIZE = 32  # read_size, prog_size, lookahead of MicroPython's VfsLfs2 on the ESP32
@@ -36,13 +42,17 @@ def register(sub):
     p.add_argument(
         "--block-size", type=int, default=BLOCK_SIZE, metavar="B", help="LittleFS block size (4096)"
     )
+    p.add_argument(
+        "--salvage",
+        action="store_true",
+        help="do not mount: find the records in the raw blocks (a filesystem that no longer mounts)",
+    )
+    p.add_argument("--bowl", metavar="ID", help="with --salvage: the bowl id, if the image does not show one")
     p.set_defaults(run=run)
 
 
-def extract(image_path, root, folder, block_size=BLOCK_SIZE):
-    """Copy the folder `root` of the LittleFS image into `folder`; UsageError if unreadable."""
-    from littlefs import LittleFS, LittleFSError, UserContext  # the `sync` extra
-
+def read_image(image_path, block_size):
+    """The image's bytes; UsageError if unreadable or not a whole number of blocks."""
     try:
         with open(image_path, "rb") as f:
             image = bytearray(f.read(MAX_IMAGE + 1))
@@ -53,7 +63,15 @@ def extract(image_path, root, folder, block_size=BLOCK_SIZE):
             "%s: %d bytes is not a whole number of %d-byte blocks: not a filesystem dump"
             % (image_path, len(image), block_size)
         )
-    fs = LittleFS(
+    return image
+
+
+def littlefs_of(image, block_size=BLOCK_SIZE):
+    """An unmounted littlefs-python filesystem over the bytes `image`, with
+    the parameters MicroPython's ESP32 port mounts the bowl's flash with."""
+    from littlefs import LittleFS, UserContext  # the `sync` extra
+
+    return LittleFS(
         context=UserContext(buffer=image),
         block_size=block_size,
         block_count=len(image) // block_size,
@@ -62,6 +80,13 @@ def extract(image_path, root, folder, block_size=BLOCK_SIZE):
         lookahead_size=IO_SIZE,
         mount=False,
     )
+
+
+def extract(image_path, root, folder, block_size=BLOCK_SIZE):
+    """Copy the folder `root` of the LittleFS image into `folder`; UsageError if unreadable."""
+    from littlefs import LittleFSError  # the `sync` extra
+
+    fs = littlefs_of(read_image(image_path, block_size), block_size)
     try:
         fs.mount()
         top = "/" + root.strip("/")
@@ -83,18 +108,46 @@ def extract(image_path, root, folder, block_size=BLOCK_SIZE):
         ) from None
 
 
+def _salvage(args, folder, conn_of, keys):
+    """Lay the records found in the raw image out in folder, a keyed bowl's
+    under the keys the host holds for it; the salvage's own findings."""
+    if args.bowl is not None and not syncer.valid_id(args.bowl):
+        raise UsageError("--bowl %r: expected 16 lowercase hex digits" % args.bowl)
+    found = salvage.scan(read_image(args.image, args.block_size), args.bowl, keys.all)
+    if found.bowl is None:
+        raise UsageError(
+            "%s: %s" % (args.image, found.issues[0] if found.issues else "no bowl id found: give --bowl ID")
+        )
+    if not found.frames:
+        raise UsageError("%s: no intact record in the image: not a bowl's flash" % args.image)
+    state = db.bowl_state(conn_of(), found.bowl)
+    known = {state.tip: state.chain} if state.tip and state.chain is not None else None
+    count = salvage.lay_out(found, folder, known)
+    return ["salvaged from the raw blocks: %d records" % count] + found.issues
+
+
 def run(args):
     if args.block_size <= 0 or args.block_size % IO_SIZE:
         raise UsageError("--block-size %d: expected a positive multiple of %d" % (args.block_size, IO_SIZE))
-    with tempfile.TemporaryDirectory(prefix="bobing-import-") as folder:
-        extract(args.image, args.root, folder, args.block_size)
-        conn = open_db(args.db)
-        source = syncer.DirSource(folder, name=args.image)
-        day, at = now()
+    if args.bowl is not None and not args.salvage:
+        raise UsageError("--bowl is for --salvage only")
+    with new_database(args.db) as conn_of, tempfile.TemporaryDirectory(prefix="bobing-import-") as folder:
         try:
-            result = syncer.sync(conn, source, day, at, acknowledge=False)
+            keys = KeyStore(args.db)
+            findings = _salvage(args, folder, conn_of, keys) if args.salvage else []
+            if not args.salvage:
+                extract(args.image, args.root, folder, args.block_size)
+            day, at = now()
+            source = syncer.DirSource(folder, name=args.image)
+            result = syncer.sync(conn_of(), source, day, at, acknowledge=False, keys=keys)
         except syncer.SyncError as e:
             raise UsageError(str(e)) from None
+        except sqlite3.Error as e:  # locked by another program, a full disk
+            raise UsageError(db.describe(e, args.db)) from None
+        except OSError as e:  # the temporary folder the image is laid out in
+            raise UsageError("cannot write the import's temporary files: %s" % (e.strerror or e)) from None
+    for line in findings:
+        print(line)
     result.not_acked = None
     print_result(result, "image of bowl")
     return 1 if result.issues else 0

@@ -4,7 +4,9 @@ import os
 
 from bobing.store import record as rec
 from host_tools.cli import UsageError
+from host_tools.keystore import KeyStore
 from host_tools.logread import ack_bytes, is_store, read_log
+from host_tools.sync_cmd import add_db_argument
 
 
 def register(sub):
@@ -13,6 +15,7 @@ def register(sub):
     cmds.required = True
     v = cmds.add_parser("verify", help="check every record's CRC and the hash chain; exit 1 on any fault")
     v.add_argument("directory", metavar="DIR", help="a copy of the bowl's /data (mpremote cp -r :/data DIR)")
+    add_db_argument(v)  # the bowl's keys: beside the database
     v.set_defaults(run=run_verify)
     a = cmds.add_parser("ack", help="write the acknowledgement that lets the bowl delete synced segments")
     a.add_argument("directory", metavar="DIR", help="the verified copy of the bowl's /data")
@@ -22,15 +25,22 @@ def register(sub):
         action="store_true",
         help="acknowledge past damaged records too (they cannot be recovered from the bowl either)",
     )
+    add_db_argument(a)
     a.set_defaults(run=run_ack)
 
 
-def _report(directory):
+def _report(directory, db_path):
+    """The store copy verified with the keys the host holds for its bowl (docs/security.md)."""
     if not os.path.isdir(directory):
         raise UsageError("%s: no such directory" % directory)
     if not is_store(directory):
         raise UsageError("%s: not a copy of the bowl's store (no seg/ folder)" % directory)
-    return read_log(directory)
+    try:
+        with open(os.path.join(directory, "id")) as f:
+            bowl = f.read().strip()
+    except OSError:
+        bowl = ""
+    return read_log(directory, KeyStore(db_path).all(bowl))
 
 
 def _summary(report):
@@ -56,7 +66,7 @@ def _summary(report):
 
 
 def run_verify(args):
-    report = _report(args.directory)
+    report = _report(args.directory, args.db)
     print(_summary(report))
     for line in report.issues:
         print("  " + line)
@@ -65,7 +75,7 @@ def run_verify(args):
 
 
 def run_ack(args):
-    report = _report(args.directory)
+    report = _report(args.directory, args.db)
     data = ack_bytes(report, args.accept_damage)
     if data is None:
         if report.ackable_if_damaged is not None:

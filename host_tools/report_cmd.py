@@ -5,8 +5,11 @@
     bobing report --db FILE --html DIR     DIR/index.html, self-contained (plots as data URIs),
                                            and each plot as DIR/*.png too
 
-Bowls whose dice fail at the 99 % level, and bowls whose log is damaged or
-broken, are listed first, in red.  host_tools/audit.py computes the figures.
+Bowls whose dice fail at the 99 % level, and bowls whose log is damaged,
+broken or not authentic, are listed first, in red.  host_tools/audit.py
+computes the figures; authenticity() adds whether each bowl's log is
+authentic: verified under the key this host gave the bowl
+(docs/security.md).
 """
 
 import base64
@@ -14,12 +17,15 @@ import html
 import io
 import json
 import os
+import sqlite3
 import sys
 
 from bobing.names import KIND_NAMES, KINDS, TIER_NAMES, TIERS
 from host_tools import audit, db
 from host_tools.cli import UsageError
+from host_tools.keystore import KeyStore
 from host_tools.sync_cmd import add_db_argument
+from host_tools.syncer import printable
 
 RED = "\033[31;1m"
 RESET = "\033[0m"
@@ -39,6 +45,30 @@ def _p(p):
     return "-" if p is None else ("%.2g" % p if p < 0.001 else "%.3f" % p)
 
 
+TOO_FEW = "expected fewer than %d times: too few for a ratio (pooled in the test)" % audit.MIN_EXPECTED
+
+
+def too_few(entry):
+    """A kind expected so rarely that observed / expected means nothing yet."""
+    return entry["expected"] < audit.MIN_EXPECTED
+
+
+def authenticity(report, keys):
+    """Each bowl's "authentic" (True, False, or None: this host holds no key
+    for it) and "authenticity", the line that says so or what failed."""
+    for b in report["bowls"]:
+        forged = [line for line in b["issues"] if "not authentic" in line]
+        if not keys.all(b["bowl"]):
+            b["authentic"] = None
+            b["authenticity"] = "no key: %s holds none for this bowl" % keys.path
+        elif forged or not b["chain_ok"]:
+            b["authentic"] = False
+            b["authenticity"] = "log NOT authentic: " + (forged or b["issues"])[0]
+        else:
+            b["authentic"] = True
+            b["authenticity"] = "log authentic"
+
+
 def alarms(report):
     """One line per bowl that fails the dice tests or whose chain is not intact."""
     lines = []
@@ -48,8 +78,10 @@ def alarms(report):
                 "bowl %s: dice FAIL at the 99%% level (%s; faces p=%s, kinds p=%s)"
                 % (b["bowl"], " and ".join(b["failed"]), _p(b["faces_p"]), _p(b["kinds_p"]))
             )
-        if not b["chain_ok"]:
-            lines.append("bowl %s: log NOT intact: %s" % (b["bowl"], b["issues"][0]))
+        if b["authentic"] is False:
+            lines.append("bowl %s: %s" % (b["bowl"], b["authenticity"]))
+        elif not b["chain_ok"]:
+            lines.append("bowl %s: log NOT intact: %s" % (b["bowl"], printable(b["issues"][0])))
     return lines
 
 
@@ -72,6 +104,7 @@ def text_lines(report, color=False):
                 b["recoveries"],
             )
         )
+        out.append("  " + b["authenticity"])
         out.append("  faces 1-6: " + " ".join(str(n) for n in b["faces"]))
         for d in b["days"]:
             out.append(
@@ -82,13 +115,18 @@ def text_lines(report, color=False):
         for k in KINDS:
             entry = b["kinds"][k]
             if entry["count"] or entry["expected"] >= 0.5:
-                out.append("  %-12s %8d %10.1f" % (k, entry["count"], entry["expected"]))
+                out.append(
+                    "  %-12s %8d %10.1f%s"
+                    % (k, entry["count"], entry["expected"], " *" if too_few(entry) else "")
+                )
+        out.append("  * " + TOO_FEW)
         out.append("  prizes given: " + ", ".join("%s %d" % (t, b["prizes"][t]) for t in TIERS))
         for z in b["zhuangyuan"]:
             out.append(
-                "  状元 game %d (%s): seat %s with %s (%s)%s"
+                "  状元 game %d (records %d-%d, %s): seat %s with %s (%s)%s"
                 % (
-                    z["game"],
+                    z["number"],
+                    *z["records"],
                     z["day"],
                     z["seat"],
                     z["dice"],
@@ -97,7 +135,7 @@ def text_lines(report, color=False):
                 )
             )
         for line in b["notes"]:
-            out.append("  note: " + line)
+            out.append("  note: " + printable(line))
         out.append("")
     if not report["bowls"]:
         out.append("no bowls synced yet")
@@ -134,8 +172,28 @@ def plots(bowl):
     out.append(("faces-%s.png" % bowl["bowl"], "Faces of every die thrown", _png(fig)))
     kinds = [k for k in KINDS if bowl["kinds"][k]["expected"] >= 0.5]
     ratio = [bowl["kinds"][k]["count"] / bowl["kinds"][k]["expected"] for k in kinds]
+    few = [too_few(bowl["kinds"][k]) for k in kinds]
     fig, ax = plt.subplots(figsize=(6, 2.8))
-    ax.bar(range(len(kinds)), ratio, color="#c33" if "kinds" in bowl["failed"] else "#3a3")
+    bars = ax.bar(range(len(kinds)), ratio, color="#c33" if "kinds" in bowl["failed"] else "#3a3")
+    for bar, k, small in zip(bars, kinds, few, strict=True):
+        if small:  # pale and hatched, with the bare count: a ratio of so few means nothing
+            bar.set_facecolor("#ddd")
+            bar.set_edgecolor("#888")
+            bar.set_hatch("//")
+            ax.annotate(
+                "n=%d" % bowl["kinds"][k]["count"],
+                (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                ha="center",
+                va="bottom",
+                fontsize=6,
+            )
+    if any(few):
+        from matplotlib.patches import Patch
+
+        ax.legend(
+            handles=[Patch(facecolor="#ddd", edgecolor="#888", hatch="//", label=TOO_FEW.split(":")[0])],
+            fontsize=6,
+        )
     ax.axhline(1.0, color="k", lw=1, ls="--")
     # stable ids, not 汉字: a plot must not depend on a CJK font being installed
     ax.set_xticks(range(len(kinds)), kinds, fontsize=7, rotation=40, ha="right")
@@ -203,21 +261,30 @@ def html_page(report, images):
         for i, k in enumerate(KINDS):
             entry = b["kinds"][k]
             parts.append(
-                "<tr><td>%s %s</td><td>%d</td><td>%.1f</td></tr>"
-                % (e(KIND_NAMES[i][0]), e(k), entry["count"], entry["expected"])
+                "<tr><td>%s %s</td><td>%d</td><td>%.1f%s</td></tr>"
+                % (
+                    e(KIND_NAMES[i][0]),
+                    e(k),
+                    entry["count"],
+                    entry["expected"],
+                    " *" if too_few(entry) else "",
+                )
             )
         parts.append(
-            "</table><h3>Prizes given</h3><p>%s</p>"
-            % e(", ".join("%s %d" % (TIER_NAMES[i][0], b["prizes"][t]) for i, t in enumerate(TIERS)))
+            "</table><p>* %s</p><h3>Prizes given</h3><p>%s</p>"
+            % (
+                e(TOO_FEW),
+                e(", ".join("%s %d" % (TIER_NAMES[i][0], b["prizes"][t]) for i, t in enumerate(TIERS))),
+            )
         )
         parts.append(
-            "<h3>状元 winners</h3><table><tr><th>game</th><th>day</th><th>seat</th><th>throw</th>"
-            "<th>kind</th></tr>"
+            "<h3>状元 winners</h3><table><tr><th>game</th><th>records</th><th>day</th><th>seat</th>"
+            "<th>throw</th><th>kind</th></tr>"
         )
         for z in b["zhuangyuan"]:
             parts.append(
-                "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
-                % (z["game"], e(z["day"]), z["seat"], e(z["dice"] or ""), e(z["kind"] or ""))
+                "<tr><td>%d</td><td>%d-%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
+                % (z["number"], *z["records"], e(z["day"]), z["seat"], e(z["dice"] or ""), e(z["kind"] or ""))
             )
         parts.append("</table>")
         for line in b["issues"] + b["notes"]:
@@ -242,18 +309,19 @@ def write_html(report, folder):
 
 
 def run(args):
-    if not os.path.exists(args.db):
-        raise UsageError("%s: no such database (run `bobing sync` first)" % args.db)
     try:
-        conn = db.connect(args.db, create=False)
-        report = audit.figures(conn)
+        conn = db.connect_readonly(args.db)
     except db.DatabaseError as e:
         raise UsageError(str(e)) from None
+    try:
+        report = audit.figures(conn)
+        authenticity(report, KeyStore(args.db))
+    except sqlite3.Error as e:
+        raise UsageError(db.describe(e, args.db)) from None
     except ImportError:
         raise UsageError("the report needs scipy: pip install 'bobing[report]'") from None
     finally:
-        if "conn" in locals():
-            conn.close()
+        conn.close()
     if args.html:
         try:
             write_html(report, args.html)

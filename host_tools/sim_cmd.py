@@ -5,9 +5,12 @@
 
 It runs firmware/sim/run.py (`micropython -m sim.run`) on the pinned unix
 port beside this Python (.venv/bin/micropython) with firmware/ on its path:
-main.py, the app and the board layer as they ship.  Without --serial the
-process becomes MicroPython itself, so killing it is a power cut and the
-next run on the same image resumes.  docs/events.md has the event lines.
+main.py, the app and the board layer as they ship.  Headless without
+--serial the process becomes MicroPython itself; otherwise the bowl dies
+with it: killing it is a power cut either way, and the next run on the same
+image resumes.  Interactive, this process draws the terminal
+(host_tools/sim_view.py) from the bowl's lines and its panel's glass file,
+out of the bowl's heap.  docs/events.md has the event lines.
 
 --serial: the bowl's USB serial is a pseudo-terminal, as a real board's is
 to its host: MicroPython's own stdio (the app's event lines and serial
@@ -19,12 +22,13 @@ another descriptor, and the headless event lines still come to stdout.
 When the app leaves for the REPL (exit sim.run.LEFT) the REPL is
 `micropython -i -m sim.run --repl` on the same line; a soft reset there
 (Ctrl-D, which ends the unix port's REPL) starts the bowl afresh, as a
-board's soft reboot does.  Killing `bobing sim` is still a power cut.
+board's soft reboot does; machine.reset() there (exit sim.run.RESET) is a
+hard reset: the bowl powers up again.  Killing `bobing sim` is still a
+power cut, and gives the terminal back as it was (run()).
 """
 
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
@@ -37,7 +41,7 @@ from host_tools.cli import UsageError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-PROFILES = ("devkit", "cyd", "oled")
+PROFILES = ("s3", "devkit", "cyd", "cyd2usb", "oled", "sh1106")
 HEAP = "512K"  # the sim's own heap; the ESP32-sized figures come from the bench
 
 
@@ -59,6 +63,14 @@ def register(sub):
     p.add_argument(
         "--trace", metavar="FILE", help="what the screen shows and the buzzer plays, one line each"
     )
+    p.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        help="the words beside the panel: zh or en (default: zh where the locale is Chinese)",
+    )
+    from host_tools import bare_cmd
+
+    bare_cmd.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -103,12 +115,8 @@ def arguments(args):
         raise UsageError("--flash %r: a folder, not an image file" % flash)
     out += ["--flash", os.path.abspath(flash)]
     if not args.headless:
-        size = shutil.get_terminal_size()
-        out += ["--size", "%dx%d" % (size.columns, size.lines)]
         if not args.serial:
-            events = os.path.abspath(flash) + ".events"
-            print("sim: live events go to %s" % events, file=sys.stderr)
-            out += ["--events", events]
+            out += ["--events", os.path.abspath(flash) + ".events"]
     return out
 
 
@@ -130,24 +138,94 @@ def micropython():
 
 
 def run(args):
+    if args.bare or args.target is not None:
+        from host_tools import bare_cmd
+
+        if not args.bare:
+            raise UsageError("--target is for the bare board: add --bare")
+        return bare_cmd.run(args)
     argv = arguments(args)
     binary = micropython()
     env = dict(os.environ, MICROPYPATH=os.pathsep.join((FIRMWARE, ".frozen")))
     command = [binary, "-X", "heapsize=%s" % HEAP, "-m", "sim.run", *argv]
     temporary = argv[argv.index("--flash") + 1] if args.flash is None and args.headless else None
-    if not args.serial and temporary is None:
+    if args.headless and not args.serial and temporary is None:
         sys.stdout.flush()
         os.execve(binary, command, env)  # killing us is killing the bowl: a power cut
     _load_libc()
+    terminal = Terminal(not args.headless)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop)
+    bowl = SerialBowl(command, env, True) if args.serial and args.headless else None
+    proc = None
     try:
-        if args.serial:
-            return SerialBowl(command, env, args.headless).serve()
-        return subprocess.Popen(command, env=env, preexec_fn=_die_with_parent).wait()
+        if not args.headless:
+            return interactive(args, command, env)
+        if bowl is not None:
+            return bowl.serve()
+        proc = subprocess.Popen(command, env=env, preexec_fn=_die_with_parent)
+        return proc.wait()
     except KeyboardInterrupt:  # Ctrl-C at our terminal: the bowl dies with us, a power cut
         return 130
-    finally:
-        if temporary is not None and os.path.exists(temporary):
-            os.remove(temporary)
+    finally:  # the bowl dies first (a power cut), then the terminal is ours again
+        power_off(bowl.proc if bowl is not None else proc)
+        terminal.restore()
+        for made in (temporary, temporary + ".nvs") if temporary is not None else ():
+            if os.path.exists(made):
+                os.remove(made)
+
+
+def interactive(args, command, env):
+    """The bowl under the terminal view (host_tools/sim_view.py), which reads
+    the keys and draws: the bowl's --term is the view's pseudo-terminal."""
+    from host_tools.sim_story import sim_lang
+    from host_tools.sim_view import View
+
+    glass = command[command.index("--flash") + 1] + ".glass"
+    view = View(args.board, glass, args.lang or sim_lang())
+
+    def bowl():
+        if args.serial:
+            serial = SerialBowl(command, env, False, view.term, view.slave)
+            view.note("serial: %s" % os.ttyname(serial.host_tty))
+            return serial.serve()
+        term = ["--term", view.term]
+        return subprocess.Popen(
+            command + term, env=env, stderr=view.slave, preexec_fn=_die_with_parent
+        ).wait()
+
+    return view.run(bowl)
+
+
+def power_off(proc):
+    """The bowl's MicroPython (a Popen, or None) dies at once, if it still runs."""
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def _stop(signum, frame):
+    """SIGTERM, SIGHUP: leave through run()'s finally (the bowl killed, the terminal restored)."""
+    raise SystemExit(128 + signum)
+
+
+class Terminal:
+    """Our terminal's mode when we started, put back however we leave: the
+    interactive sim makes it raw and hides the cursor."""
+
+    def __init__(self, interactive):
+        import termios
+
+        self.mode = termios.tcgetattr(0) if interactive and os.isatty(0) else None
+
+    def restore(self):
+        if self.mode is None:
+            return
+        import termios
+
+        termios.tcsetattr(0, termios.TCSANOW, self.mode)
+        if os.isatty(1):
+            os.write(1, b"\x1b[0m\x1b[?25h")  # colours reset, the cursor shown
 
 
 _LIBC = None
@@ -169,6 +247,7 @@ def _load_libc():
 # sim.run's exit statuses with --serial (firmware/sim/run.py)
 LEFT = 3  # the app left its loop for the REPL
 ENDED = 4  # end of the commands, or q: the sim is over
+RESET = 5  # machine.reset() at the REPL
 INTERRUPTED = 130  # MicroPython's status for an uncaught KeyboardInterrupt
 APP, REPL, RAW_REPL = "app", "repl", "raw repl"  # what a child starts into
 PROMPT_S = 10.0  # seconds for a new REPL's prompt
@@ -178,7 +257,7 @@ STUCK_S = 1.0  # a side that takes no bytes for this long is not listening: its 
 class SerialBowl:
     """The bowl's MicroPython on pty A, bridged to pty B for the host."""
 
-    def __init__(self, command, env, headless):
+    def __init__(self, command, env, headless, term=None, stderr=None):
         import tty
 
         self.command = command
@@ -187,17 +266,15 @@ class SerialBowl:
         self.host, self.host_tty = os.openpty()  # B: what the host opens (kept open here too)
         tty.setraw(self.host_tty)
         self.keep = []  # our descriptors the bowl gets beside its stdio
+        self.stderr = stderr  # the bowl's (None: ours)
         if headless:
             presses, events = os.dup(0), os.dup(1)
             self.keep = [presses, events]
             self.extra = ["--serial", "--presses", "/dev/fd/%d" % presses, "--events", "/dev/fd/%d" % events]
-            self.terminal = None
-        else:
-            keys = os.dup(0)
-            self.keep = [keys]
-            self.extra = ["--serial", "--term", "/dev/fd/%d" % keys]
-            self.terminal = tty.setraw(0) if os.isatty(0) else None
+        else:  # the terminal view's pseudo-terminal (host_tools/sim_view.py): keys in, its lines out
+            self.extra = ["--serial", "--term", term]
         self.bridge = Bridge(self.bowl, self.host)
+        self.proc = None  # the bowl's MicroPython now
 
     def serve(self):
         print("serial: %s" % os.ttyname(self.host_tty), file=sys.stderr, flush=True)
@@ -211,6 +288,8 @@ class SerialBowl:
                     # it was leaving (the host's, right after the sync event):
                     # a board is at its REPL either way
                     kind = REPL
+                elif code == RESET:  # machine.reset() at the REPL: a hard reset runs main.py
+                    kind = APP
                 elif code == 0 and kind != APP:  # Ctrl-D ended the REPL: a soft reset
                     self.bridge.to_host(b"MPY: soft reboot\r\n")
                     kind = RAW_REPL if self.bridge.raw else APP  # raw: no main.py, as on a board
@@ -220,10 +299,6 @@ class SerialBowl:
                     return code
         finally:
             self.bridge.stopped = True
-            if self.terminal is not None:
-                import termios
-
-                termios.tcsetattr(0, termios.TCSANOW, self.terminal)
 
     def line_mode(self):
         """The bowl's side as a board's USB serial: 8-bit clean, no echo, and
@@ -264,11 +339,12 @@ class SerialBowl:
         if kind != APP:
             command[command.index("-m") : command.index("-m")] = ["-i"]
             command.append("--repl")
-        proc = subprocess.Popen(
+        proc = self.proc = subprocess.Popen(
             command + self.extra,
             env=self.env,
             stdin=self.bowl_tty,
             stdout=self.bowl_tty,
+            stderr=self.stderr,
             pass_fds=self.keep,
             start_new_session=True,
             preexec_fn=child,
@@ -338,7 +414,7 @@ class Bridge:
                     [self.bowl] if self.into and not self.held else []
                 )
             try:
-                ready_r, ready_w, _ = select.select(reading, writing, [], 0.05)
+                ready_r, _, _ = select.select(reading, writing, [], 0.05)
             except (OSError, ValueError):
                 return
             with self.lock:
@@ -352,27 +428,27 @@ class Bridge:
                         self.out += data
                     else:
                         self.into += data
-                self.out = self.send(self.host, self.out, self.host in ready_w)
+                self.out = self.send(self.host, self.out)
                 if not self.held:
-                    self.into = self.send(self.bowl, self.into, self.bowl in ready_w)
+                    self.into = self.send(self.bowl, self.into)
 
-    def send(self, fd, data, ready):
-        """What is left of data after writing what fd takes.  A side that
-        took nothing for STUCK_S is not listening: its bytes are dropped,
-        and from then on at once, until it takes bytes again."""
+    def send(self, fd, data):
+        """What is left of data after writing what fd takes now.  A side that
+        took nothing for STUCK_S is not listening: its bytes are dropped, as
+        a UART drops what nobody reads, from then on at once; each later
+        write is still tried, so it is answered the moment it reads again."""
         if not data:
             return data
-        if ready:
-            try:
-                n = os.write(fd, data)
-            except BlockingIOError:
-                n = 0
-            except OSError:
-                return b""
-            if n:
-                self.since[fd] = None
-                self.absent[fd] = False
-                return data[n:]
+        try:
+            n = os.write(fd, data)  # non-blocking: what the side's buffer takes
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            return b""
+        if n:
+            self.since[fd] = None
+            self.absent[fd] = False
+            return data[n:]
         if self.absent[fd]:
             return b""
         now = time.monotonic()

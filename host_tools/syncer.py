@@ -30,12 +30,15 @@ import tempfile
 from bobing.store import record as rec
 from bobing.store.counters import MAGIC as COUNTERS_MAGIC
 from bobing.store.counters import NAMES as COUNTER_NAMES
+from bobing.store.counters import SIZES as COUNTER_SIZES
 from bobing.store.counters import Counters
 from host_tools import db
 from host_tools.logread import ack_bytes, read_log
 
 # Files a sync does not take: the bowl id, a pending ack, temp files.
 _SKIPPED = ("id", "ack", "ack.tmp", "seg/new", "snap.tmp")
+# The store's folders: a file in one's place is no store file (the bowl removes it at boot).
+_FOLDERS = ["seg"] + ["s%d" % d for d in range(16)]
 
 
 class SyncError(Exception):
@@ -59,6 +62,7 @@ class Result:
         self.issues = []
         self.acked = 0
         self.not_acked = None
+        self.contradicted = False  # the bowl's log contradicts the database: no ack, ever, until resolved
         self.fetched_files = 0
         self.fetched_bytes = 0
 
@@ -69,6 +73,12 @@ def file_sum(data):
     CRC of its own bytes (counters, snapshots) always has CRC-32's fixed
     residue, whatever it holds, and every change to it would go unseen."""
     return int.from_bytes(hashlib.sha256(data).digest()[:4], "little")
+
+
+def printable(text):
+    """text with every control character (a terminal's escape codes) as '?':
+    what came from a bowl never reaches the user's terminal as it came."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def valid_id(text):
@@ -137,27 +147,33 @@ def _batches(paths, listing):
 
 def _store_files(listing):
     """The listed files that make up the log (not folders, not temp files)."""
-    return {p: v for p, v in listing.items() if not p.endswith("/") and p not in _SKIPPED}
+    return {
+        p: v for p, v in listing.items() if not p.endswith("/") and p not in _SKIPPED and p not in _FOLDERS
+    }
 
 
 def _check_format(files):
     """UnsupportedFormat if a segment or counter copy is of another version."""
     for path, data in files.items():
-        if path.startswith("seg/") and data[:3] == rec.SEGMENT_MAGIC[:3] and data[:4] != rec.SEGMENT_MAGIC:
+        if (
+            path.startswith("seg/")
+            and data[:3] == rec.SEGMENT_MAGIC[:3]
+            and data[:4] not in (rec.SEGMENT_MAGIC, rec.KEYED_MAGIC)
+        ):
             raise UnsupportedFormat(
-                "the bowl's log is format %s, this host reads %s: update bobing (or the bowl)"
-                % (data[:4].decode("ascii", "replace"), rec.SEGMENT_MAGIC.decode())
+                "the bowl's log is format %s, this host reads %s and %s: update bobing (or the bowl)"
+                % (data[:4].decode("ascii", "replace"), rec.SEGMENT_MAGIC.decode(), rec.KEYED_MAGIC.decode())
             )
-        if path in COUNTER_NAMES and data[:3] == COUNTERS_MAGIC[:3] and data[:4] != COUNTERS_MAGIC:
+        if path in COUNTER_NAMES and data[:3] == COUNTERS_MAGIC[:3] and data[:4] not in COUNTER_SIZES:
             raise UnsupportedFormat(
                 "the bowl's counters are format %s, this host reads %s: update bobing (or the bowl)"
-                % (data[:4].decode("ascii", "replace"), COUNTERS_MAGIC.decode())
+                % (data[:4].decode("ascii", "replace"), " and ".join(m.decode() for m in COUNTER_SIZES))
             )
 
 
 def _lay_out(folder, files):
     """Write the store files {path: bytes} under folder as the bowl has them."""
-    for sub in ["seg"] + ["s%d" % d for d in range(16)]:
+    for sub in _FOLDERS:
         os.makedirs(os.path.join(folder, sub), exist_ok=True)
     for path, data in files.items():
         target = os.path.join(folder, *path.split("/"))
@@ -166,20 +182,15 @@ def _lay_out(folder, files):
             f.write(data)
 
 
-def _chain_through(chain, tip, records):
-    """chain() after the last of `records` that continues from `tip` without a
-    gap, given chain(tip) (None: unknown); (new tip, chain or None)."""
-    buf = bytearray(rec.MAX_PAYLOAD + 16)
-    for seq, payload, game_start in records:
-        if seq <= tip:
-            continue
-        if seq != tip + 1 or chain is None:
-            chain = None
-        else:
-            end = rec.frame_into(buf, 0, seq, chain, payload, game_start)
-            chain = hashlib.sha256(chain + bytes(buf[:end])).digest()
-        tip = seq
-    return tip, chain
+def _chain_through(chain, tip, records, final):
+    """(new tip, chain there or None): the records after `tip` continue from
+    chain(tip) (None: unknown) without a gap, and `final` is the verified
+    chain after the last of them (the reader's: keyed or not)."""
+    new = [seq for seq, _, _ in records if seq > tip]
+    if not new:
+        return tip, chain
+    continuous = chain is not None and new == list(range(tip + 1, new[-1] + 1))
+    return new[-1], final if continuous else None
 
 
 def _continuity(conn, bowl, state, report, files):
@@ -210,12 +221,15 @@ def _continuity(conn, bowl, state, report, files):
     return issues
 
 
-def sync(conn, source, day, at, accept_damage=False, acknowledge=True):
+def sync(conn, source, day, at, accept_damage=False, acknowledge=True, keys=None):
     """Bring the database up to date with the bowl behind `source`.
 
     day: the local date (YYYY-MM-DD) new records are filed under; at: the
     time stamp of this sync.  Writes the ack (when `acknowledge`) only after
-    the commit.  Returns a Result; SyncError on bad input (nothing changed)."""
+    the commit.  keys: the host's keystore.KeyStore (None: none), whose keys
+    of this bowl the chain is verified with; a bowl it holds keys for must
+    have its newest records chained under one (docs/security.md).  Returns
+    a Result; SyncError on bad input (nothing changed)."""
     bowl = source.bowl_id()
     if bowl is None:
         raise SyncError(
@@ -246,17 +260,24 @@ def sync(conn, source, day, at, accept_damage=False, acknowledge=True):
     _check_format(files)
     with tempfile.TemporaryDirectory(prefix="bobing-sync-") as folder:
         _lay_out(folder, files)
-        report = read_log(folder)
+        bowl_keys = keys.all(bowl) if keys is not None else []
+        report = read_log(folder, bowl_keys)
         counters = Counters(folder)
         counters.load([])
     issues = [("host", line) for line in report.issues]
+    if bowl_keys and report.records and not report.last_keyed:
+        issues.append(
+            ("host", "record %d: not authentic: not chained with the bowl's key" % report.records[-1][0])
+        )
     rewritten = _continuity(conn, bowl, state, report, files)
     issues += [("host", line) for line in rewritten]
     with db.transaction(conn):
         added, game, found = db.add_records(conn, bowl, day, state.game, report.records)
         issues += found
         result.issues = db.add_issues(conn, bowl, day, issues)
-        tip, chain = _chain_through(state.chain if state.tip else rec.GENESIS, state.tip, report.records)
+        tip, chain = _chain_through(
+            state.chain if state.tip else rec.GENESIS, state.tip, report.records, report.chain
+        )
         db.forget_files(conn, bowl, wanted)
         db.save_bowl(conn, bowl, at, tip, chain, game, report.counters)
         new = [seq for seq, _, _ in report.records if seq > state.tip]
@@ -273,6 +294,7 @@ def sync(conn, source, day, at, accept_damage=False, acknowledge=True):
         result.not_acked = "not asked to"
     elif rewritten:
         result.not_acked = "the bowl's log contradicts what was synced before"
+        result.contradicted = True
     elif data is None:
         result.not_acked = (
             "damage before the newest segment end: see the issues, or --accept-damage"

@@ -25,12 +25,13 @@ def looks_like_dice(text):
     return any(c.isdigit() for c in text) and all(c.isdigit() or c in _SEPARATORS for c in text)
 
 
-def parse_dice(text):
-    """Six dice 1..6 from one throw as typed; UsageError quotes the text as given."""
+def parse_dice(text, count=6):
+    """Six dice 1..6 (or `count`: the 答起 draw's) from one throw as typed; UsageError
+    quotes the text as given."""
     cleaned = clean_line(text)
     digits = [c for c in cleaned if c not in _SEPARATORS]
-    if len(digits) != 6 or not all(c.isascii() and c.isdigit() for c in digits):
-        raise UsageError("throw %r: expected six digits 1-6" % text)
+    if len(digits) != count or not all(c.isascii() and c.isdigit() for c in digits):
+        raise UsageError("throw %r: expected %s digits 1-6" % (text, "six" if count == 6 else count))
     dice = [int(c) for c in digits]
     for d in dice:
         if not 1 <= d <= 6:

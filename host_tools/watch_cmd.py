@@ -21,6 +21,7 @@ from bobing.classify import classify, rank_of
 from bobing.names import KIND_NAMES, KINDS, TIER_NAMES, TIERS
 from bobing.rules import Rules
 from host_tools.cli import UsageError
+from host_tools.syncer import SyncError, printable
 
 
 def register(sub):
@@ -51,7 +52,7 @@ class WatchState:
             event = json.loads(text)
         except ValueError:
             event = None
-        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        if not isinstance(event, dict) or not isinstance(event.get("event"), str) or not _well_formed(event):
             if text.strip():
                 self.skipped += 1
             return False
@@ -131,14 +132,43 @@ class WatchState:
         return rows
 
 
+def _dice(value):
+    return isinstance(value, list) and len(value) == 6 and all(type(d) is int and 1 <= d <= 6 for d in value)
+
+
+def _holdings(value):
+    return isinstance(value, dict) and all(
+        isinstance(seat, str)
+        and seat.isdigit()
+        and isinstance(held, dict)
+        and all(isinstance(t, str) and type(n) is int for t, n in held.items())
+        for seat, held in value.items()
+    )
+
+
+def _well_formed(event):
+    """Whether the fields the view reads have the types docs/events.md gives
+    them: a line such as {"event": "end", "holdings": 5} is skipped, not shown."""
+    kind = event["event"]
+    if kind == "throw":
+        z = event.get("zhuangyuan")
+        return ("dice" not in event or _dice(event["dice"])) and (
+            not isinstance(z, dict) or _dice(z.get("dice"))
+        )
+    if kind == "end":
+        return event.get("holdings") is None or _holdings(event["holdings"])
+    return True
+
+
 def render(state):
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="Bobing (博饼) bowl", show_header=False, expand=False)
     table.add_column(style="bold cyan")
     table.add_column()
     for label, value in state.rows():
-        table.add_row(label, value)
+        table.add_row(Text(printable(label)), Text(printable(value)))  # as sent: no markup, no escapes
     return table
 
 
@@ -152,10 +182,12 @@ def _lines(args):
         return
     import serial  # the `sync` extra
 
+    from host_tools.transport import open_serial
+
     try:
-        port = serial.Serial(args.port, args.baud, timeout=0.5)
-    except (serial.SerialException, OSError, ValueError) as e:
-        raise UsageError("%s: cannot open the port: %s" % (args.port, str(e).splitlines()[0])) from None
+        port = open_serial(args.port, args.baud, 0.5)
+    except SyncError as e:
+        raise UsageError(str(e)) from None
     pending = b""
     while True:
         try:

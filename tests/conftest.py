@@ -9,13 +9,7 @@ import pytest
 
 # Tests import the firmware's rule package directly, exactly as deployed.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
-
-
-# Modules whose tests run at the ESP32's word size only: each cut-at-every-
-# operation test takes minutes of CPU and runs the very same Python on both
-# ports, so a second port would double `make test` for little.  A module can
-# say the same itself: pytestmark = pytest.mark.mp_ports("esp32word").
-ESP32WORD_ONLY = ("test_store_powercut",)
+# tests/mplib's host-side helpers are on the path after everything else (mp.py puts them there).
 
 
 def pytest_configure(config):
@@ -27,8 +21,9 @@ def pytest_configure(config):
 def calls_micropython(fn, module, seen=()):
     """Whether `fn`, or a function of its module that it calls, runs run_micropython with no port=.
 
-    Read from the source so that a test file needs no change to run on both
-    ports, and so that a call pinned with port= is not run twice.
+    Read from the source so that a test file needs no change to run on its
+    port (or ports), and so that a call pinned with port= is not run again
+    for each.
     """
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
@@ -49,8 +44,8 @@ def calls_micropython(fn, module, seen=()):
 
 
 def pytest_generate_tests(metafunc):
-    """Run each MicroPython test once per port: those of its mp_ports mark, esp32word
-    alone in ESP32WORD_ONLY modules, else every one of tests/mp.py PORTS.
+    """Run each MicroPython test on the ports of its mp_ports mark, else on
+    tests/mp.py ONE_PORT (micropython32 when there is one).
 
     A test is one if it asks for the mp_port fixture or calls run_micropython
     (directly or through a helper of its module) without port=.
@@ -58,13 +53,7 @@ def pytest_generate_tests(metafunc):
     wants = "mp_port" in inspect.signature(metafunc.function).parameters
     if wants or calls_micropython(metafunc.function, metafunc.module):
         marker = metafunc.definition.get_closest_marker("mp_ports")
-        if marker:
-            ports = marker.args
-        elif metafunc.module.__name__ in ESP32WORD_ONLY:
-            ports = ("esp32word",)
-        else:
-            ports = mp.PORTS
-        metafunc.parametrize("mp_port", ports, indirect=True)
+        metafunc.parametrize("mp_port", marker.args if marker else (mp.ONE_PORT,), indirect=True)
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +66,16 @@ def mp_port(request):
 
 
 def pytest_collection_modifyitems(items):
-    # The longest tests first, so that pytest-xdist's two workers share them
-    # and the short ones fill in around them, rather than one worker running
-    # a minutes-long test alone at the end.
-    items.sort(key=lambda item: item.path.stem not in ESP32WORD_ONLY)
+    # The slow tests (the longest) first, so that pytest-xdist's two workers
+    # share them and the short ones fill in around them, rather than one
+    # worker running a minutes-long test alone at the end.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture
+def sim_bowl(tmp_path):
+    """A maker of virtual bowls (`bobing sim --headless --serial`,
+    tests/mplib/simsync.py), each killed after the test."""
+    import simsync
+
+    yield from simsync.bowls(str(tmp_path))

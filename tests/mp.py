@@ -19,8 +19,8 @@ Two ports, named by what they stand for:
   measured there is what the firmware needs of an ESP32's heap.
 
 tests/conftest.py runs each test that calls run_micropython without a port
-once per port of PORTS (see there); `port=` pins a call to one, and is the
-only way to reach "esp32rom".  tools/ is on every port's path, for
+on ONE_PORT, or on the ports its mp_ports mark names (see there); `port=`
+pins a call to one, and is the only way to reach "esp32rom".  tools/ is on every port's path, for
 tools/mp_heap.py.
 """
 
@@ -29,6 +29,11 @@ import os
 import subprocess
 import sys
 import tempfile
+
+# tests/mplib's host-side helpers (slowdown here), after everything else: it
+# also holds a pytest.py for MicroPython
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib"))
+import slowdown  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -52,14 +57,21 @@ HARNESS = tuple(
     )
 )
 
-# every MicroPython test runs on these; ALL_PORTS adds the ROMFS setting
+# the two ports of the source and the deployed .mpy; ALL_PORTS adds the ROMFS setting
 PORTS = ("unix64", "esp32word")
 ALL_PORTS = (*PORTS, "esp32rom")
+# A MicroPython test runs on one port (tests/conftest.py): the same Python
+# gives the same answer on both, and the ESP32's word size and its deployed
+# .mpy are what matter, so micropython32 when it is there.  A test of what
+# differs between the ports (heap figures aside, which mean something only
+# on micropython32) says so with pytest.mark.mp_ports(*PORTS).
+ONE_PORT = "esp32word" if os.path.exists(MICROPYTHON32) else "unix64"
 # the port of a call that names none; tests/conftest.py sets it per test
 default_port = "unix64"
 
 # An ESP32 without PSRAM leaves about 100 KB of heap to the application.
 ESP32_HEAP = 100_000
+UNIX64_HEAP = 160_000
 
 _built = set()
 
@@ -124,15 +136,18 @@ def port_setup(port, mpy_dir=MPY_TEST):
     return MICROPYTHON32, mpy_dir
 
 
-def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args=None, port=None):
+def run_micropython(code, heapsize=None, path=(), timeout=600, script_args=None, port=None):
     """Run `code` under MicroPython with the bobing package importable; return its stdout.
 
     With script_args, `code` is a script's path and script_args its arguments.
     `port` is one of ALL_PORTS; None takes the port the test runs for.  On
     "esp32rom" `heapsize` is the working heap, the image comes on top.
+    `timeout` is seconds on a quiet machine (tests/mplib/slowdown.py scales it).
     Fails the test with MicroPython's own traceback if the code raises.
     """
     port = port or default_port
+    if heapsize is None:  # the 64-bit port's objects are 1.6-2x larger: the same code, more bytes
+        heapsize = UNIX64_HEAP if port == "unix64" else ESP32_HEAP
     binary, package_dir = port_setup(port)
     if port == "esp32rom" and script_args is None and len(code.encode()) > 255:
         # the unix port makes every argument after the script a qstr, at most
@@ -158,7 +173,7 @@ def run_micropython(code, heapsize=ESP32_HEAP, path=(), timeout=600, script_args
         env=env,
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=slowdown.seconds(timeout),
     )
     if proc.returncode != 0:
         raise AssertionError(
@@ -173,12 +188,22 @@ def image_kept(mpy_dir=MPY_TEST):
     return romfs_build().rom_kept(os.path.getsize(rom_image(mpy_dir)))
 
 
+def _qstr_figures(out):
+    """The figures of the last micropython.qstr_info() line of `out`."""
+    line = [w for w in out.splitlines() if w.startswith("qstr pool:")][-1]
+    return {k: int(v) for k, v in (w.strip().split("=") for w in line.split(":", 1)[1].split(","))}
+
+
 def qstr_pool_bytes(out):
     """Heap bytes of the qstr pools in the last micropython.qstr_info() line of
     `out`: its total less the string data it counts beside the pools."""
-    line = [w for w in out.splitlines() if w.startswith("qstr pool:")][-1]
-    figures = dict(w.strip().split("=") for w in line.split(":", 1)[1].split(","))
-    return int(figures["n_total_bytes"]) - int(figures["n_str_data_bytes"])
+    figures = _qstr_figures(out)
+    return figures["n_total_bytes"] - figures["n_str_data_bytes"]
+
+
+def qstr_count(out):
+    """The names (qstrs made at run time) in the last micropython.qstr_info() line of `out`."""
+    return _qstr_figures(out)["n_qstr"]
 
 
 _started = {}

@@ -9,6 +9,7 @@ directly.  The high-contrast screens have golden images
 (tests/test_screens_golden.py, scenes contrast_*).
 """
 
+import pytest
 from app import menu as M
 from app import settings as S
 from mp import run_micropython
@@ -58,7 +59,7 @@ body.extend(struct.pack("<I", crc32(body)))
 with open(path, "wb") as f:
     f.write(body)
 s = S.Settings(path)
-print(s.load(), s[S.SPEECH_VOLUME], s[S.IDLE_MIN], s[S.CONTRAST], s[S.VIBRATION])
+print(s.load(), s[S.SPEECH_VOLUME], s[S.IDLE_MIN], s[S.CONTRAST], s[S.VIBRATION], s[S.SCAN])
 shown = values(s)
 for _ in range(3):
     s.step(S.IDLE_MIN)
@@ -67,18 +68,19 @@ s.step(S.VIBRATION)
 s.save()
 t = S.Settings(path)
 print(t.load(), t[S.IDLE_MIN], t[S.CONTRAST], t[S.VIBRATION])
-print("|".join(shown[-4:-1]), "|".join(values(t)[-4:-1]))
+print("|".join(shown[-5:-1]), "|".join(values(t)[-5:-1]))
 for _ in range(10):
     t.step(S.IDLE_MIN)
 print(t[S.IDLE_MIN])
 """
     out = run_micropython(code % {"dir": tmp_path / "data"}).splitlines()
-    assert out[0] == "None 12 0 0 0"  # idle off (the switch user's need), contrast and vibration off
+    assert out[0] == "None 12 0 0 0 0"  # idle off (the switch user's need), contrast, vibration, scan off
     assert out[1] == "None 15 1 1"
-    assert out[2] == "off|off|off 15 min|on|on"  # the menu: idle, contrast, vibration
+    assert out[2] == "off|off|off|off 15 min|on|on|off"  # the menu: idle, contrast, vibration, scan
     assert out[3] == "0"  # 60 min is the last step: one more wraps to off
 
 
+@pytest.mark.slow  # ten minutes of the bowl's time, polled every 5 ms
 def test_idle_timeout_darkens_the_bowl_and_the_waking_press_only_wakes_it(tmp_path):
     trace = str(tmp_path / "trace")
     five = menu_to(item_of(S.IDLE_MIN))  # off -> 5 min
@@ -106,6 +108,7 @@ def test_idle_timeout_darkens_the_bowl_and_the_waking_press_only_wakes_it(tmp_pa
     assert drawn_before.startswith("screen turn ")  # what the dark panel still holds
 
 
+@pytest.mark.slow  # 75 minutes of the bowl's time, polled every 5 ms
 def test_with_idle_off_a_switch_user_who_takes_thirty_minutes_still_gets_their_turn(tmp_path):
     trace = str(tmp_path / "trace")
     commands = ["throw", "pause %d" % (30 * MIN_MS), "throw", "pause %d" % (45 * MIN_MS), "throw"]
@@ -154,6 +157,7 @@ s = Sound(lambda hz, v: None, clock, lambda on: felt.append((clock.now, on)))
 s.vibrate = %(vibrate)d
 s.muted = True  # the motor is for players who cannot hear: it buzzes with the piezo muted
 async def main():
+    asyncio.create_task(s.run())  # as bowl.py runs it
     for pattern in TIER_PATTERNS + (VOID,):
         felt.clear()
         s.play(pattern)
@@ -200,6 +204,7 @@ def test_vibration_off_never_drives_the_motor():
     assert run_micropython(MOTOR % {"vibrate": 0}).split() == []
 
 
+@pytest.mark.slow  # two boards' games (the motor's patterns: test_the_motor_counts_...)
 def test_the_sim_bowl_buzzes_each_throw_once_vibration_is_on_and_the_cyd_has_no_motor(tmp_path):
     for board in ("devkit", "cyd"):
         trace = str(tmp_path / (board + ".trace"))

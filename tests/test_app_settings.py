@@ -1,5 +1,6 @@
 """The settings file (app/settings.py) under MicroPython: a bowl updated to a
-firmware with more settings keeps its operator's choices."""
+firmware with more settings keeps its operator's choices, and a damaged
+file is never read as the operator's."""
 
 from mp import run_micropython
 
@@ -33,6 +34,12 @@ t = S.Settings(path)
 print(t.load(), t[S.PLAYERS], t[S.SPEECH_VOLUME])
 write(S.Settings(path).values + [0])  # more settings than this firmware knows: damaged
 print(S.Settings(path).load())
+s.save()  # 6 players, kiosk on, PIN 4321
+with open(path, "r+b") as f:
+    f.seek(4 + 2 * S.PLAYERS)
+    f.write(bytes([7]))  # 7 players: in range, so only the CRC tells
+d = S.Settings(path)
+print(d.load(), d[S.PLAYERS], d[S.KIOSK], d[S.PIN])
 """
 
 
@@ -41,3 +48,10 @@ def test_an_old_settings_file_is_read_and_the_new_settings_take_their_defaults(t
     assert lines[0] == "None 6 1 4321 1 1 20"  # speech on, Mandarin, volume 20 (hardware/README.md 4.5)
     assert lines[1] == "None 6 12"
     assert lines[2] == "settings file damaged: defaults in use"
+
+
+def test_a_damaged_value_still_in_range_is_caught_by_the_crc(tmp_path):
+    """A bit gone wrong in the players' count (6 read as 7) is said, and the
+    defaults are used, never the damaged value nor the rest of that file."""
+    lines = run_micropython(CODE % {"dir": tmp_path / "data"}).splitlines()
+    assert lines[3] == "settings file damaged: defaults in use 4 0 0"

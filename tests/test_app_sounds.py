@@ -26,12 +26,12 @@ for tier in range(-1, 6):
 def test_a_new_pattern_replaces_the_one_playing_and_mute_silences():
     code = """
 import asyncio
+from board.base import Clock
 from board.sound import Sound
-class Clock:
-    sleep_ms = staticmethod(asyncio.sleep_ms)
 played = []
 s = Sound(lambda hz, v: played.append(hz), Clock())
 async def main():
+    asyncio.create_task(s.run())  # as bowl.py runs it
     s.play(b"\\x32\\x64\\x40\\x64")   # 1000 Hz then 1280 Hz, 1 s each
     await asyncio.sleep_ms(50)
     s.play(b"\\x14\\x02")             # replaces it at once

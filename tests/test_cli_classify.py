@@ -6,12 +6,13 @@ import subprocess
 import sys
 
 import pytest
+import slowdown
 
 BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
 
 
 def bobing(*args):
-    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=slowdown.seconds(60))
 
 
 def test_json_one_object_per_throw_in_order():

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import slowdown
 
 BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
 KEYS = ["ended", "end_reason", "throws_used", "zhuangyuan", "holdings", "remaining", "shared"]
@@ -19,7 +20,9 @@ def _saved_games_in_tmp(tmp_path, monkeypatch):
 
 
 def bobing(*args, stdin=""):
-    return subprocess.run([BOBING, *args], input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [BOBING, *args], input=stdin, capture_output=True, text=True, timeout=slowdown.seconds(60)
+    )
 
 
 def replay_json(text, *args):

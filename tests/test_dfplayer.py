@@ -3,6 +3,7 @@ under MicroPython: the frames the module gets, the clip queue, and a bowl
 with no module fitted, which must stay silent and never wait."""
 
 import pytest
+import slowdown
 from mp import run_micropython
 
 # A virtual clock, the simulated module and the driver on it, past the boot wait.
@@ -229,11 +230,12 @@ async def game():
         await asyncio.sleep_ms(5)
 async def main():
     task = asyncio.create_task(player.run(Clock()))
-    await asyncio.wait_for(game(), 5)
+    await asyncio.wait_for(game(), %g)
     task.cancel()
 asyncio.run(main())
 print(module.played, ticks[0] > 20)
 """
+        % slowdown.seconds(5)  # real time: a bound, not a pace
     )
     assert out.split("\n")[0] == "[(1, 3), (1, 4), (1, 5)] True"
 

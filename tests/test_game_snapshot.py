@@ -100,9 +100,10 @@ def _fields(snapshot):
     header = snapshot[2 : 2 + snapshot[1]]
     values = []
     pos = 2 + snapshot[1]
+    n = [0]
     while pos < len(snapshot):
-        n, pos = ev.get_varint(snapshot, pos)
-        values.append(n)
+        pos = ev.read_varint(snapshot, pos, n, 0)
+        values.append(n[0])
     return header, values
 
 

@@ -4,10 +4,13 @@ tests/mplib/flow.py boots on a history of 2,000 throws in a 1 MB LittleFS
 image kept in a host file (so the image is not in the heap), plays 2,000
 throws through the session with its housekeeping, cuts the power in the
 middle of a throw and boots again.  A bowl whose heap cannot hold that
-freezes mid-game: this is the regression guard for the heap the firmware
-needs, with the code loaded into the heap from .mpy files (96 KB), and as an
-ESP32 runs it, in place from ROMFS, at issue 7's 40 KB.  bench/py_flow.py
-prints the smallest heap that works.
+freezes mid-game: this is the regression guard for the heap the core needs,
+with the code loaded into the heap from .mpy files, and as an ESP32 runs it,
+in place from ROMFS.  Each runs at the smallest heap bench/py_flow.py finds
+(docs/memory.md) plus a few KB: the flow passes or fails there by where its
+objects land, and every 1 KB step above that smallest heap passes, so a
+growth of the core's heap by more than the margin fails here.  The room left
+for the application is the whole firmware's test (tests/test_app_heap.py).
 """
 
 import os
@@ -17,8 +20,8 @@ from mp import run_micropython
 
 MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
 FLOW = os.path.join(MPLIB, "flow.py")
-HEAP = 96 * 1024  # an ESP32 without PSRAM leaves about 100 KB; the flow needs about 60 KB
-ROM_HEAP = 40 * 1024  # issue 7's target, the code in ROMFS; it passes from 39 KB
+HEAP = 68 * 1024  # 4 KB above the smallest heap of the flow with its code in the heap
+ROM_HEAP = 38 * 1024  # 3 KB above the smallest heap with the code in ROMFS (issue 7 asked 40 KB)
 
 
 def _history(tmp_path_factory, port):
@@ -37,13 +40,9 @@ def test_the_whole_flow_runs_in_an_esp32_sized_heap(image):
     out = run_micropython(FLOW, HEAP, (MPLIB,), script_args=["run", image, "2000"], port="esp32word")
     figures = {line.split()[0]: int(line.split()[1]) for line in out.splitlines()}
     assert figures["flow.throws"] >= 2000
-    # room left for the screens and the rest of the application, unfragmented;
-    # the figure moves by 1-3 KB with allocation order (even the length of the
-    # module path on the command line), so the bar sits below the 8-10 KB seen
-    assert figures["flow.largest_free_block_bytes"] >= 6 * 1024, figures
 
 
-def test_the_whole_flow_runs_in_40_kb_as_an_esp32_runs_it(tmp_path_factory):
+def test_the_whole_flow_runs_in_its_heap_as_an_esp32_runs_it(tmp_path_factory):
     image = _history(tmp_path_factory, "esp32rom")
     out = run_micropython(FLOW, ROM_HEAP, (MPLIB,), script_args=["run", image, "2000"], port="esp32rom")
     figures = {line.split()[0]: int(line.split()[1]) for line in out.splitlines()}

@@ -73,3 +73,16 @@ def test_a_damaged_or_foreign_image_is_one_error_and_no_database(tmp_path, capsy
     assert "not a whole number" in err[1]
     assert "cannot read" in err[2]
     assert not database.exists()
+
+
+def test_a_file_in_place_of_a_slot_folder_is_a_loss_reported_not_an_os_error(tmp_path, capsys):
+    sync_bowl.make_store(str(tmp_path), 100, seed=23)
+    store = tmp_path / "data"
+    for name in os.listdir(store / "s3"):
+        os.remove(store / "s3" / name)
+    os.rmdir(store / "s3")
+    (store / "s3").write_bytes(b"a file where the folder was")
+    image_of(str(store), str(tmp_path / "flash.bin"))
+    assert main(["import", str(tmp_path / "flash.bin"), "--db", str(tmp_path / "f.db")]) == 1
+    out, err = capsys.readouterr()
+    assert err == "" and "new records" in out and "damaged or missing" in out

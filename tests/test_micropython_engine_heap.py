@@ -34,8 +34,12 @@ print(rules_garbage, game_garbage, restore_garbage, worst, seeded_garbage)
 
 
 def test_rules_game_restore_and_throw_garbage_meet_the_esp32_targets():
+    """The garbage a new game or a boot's restore leaves is what cuts up a
+    small board's heap: the bounds sit just above what the engine makes
+    today (bench/mp_rules.py and bench/mp_game.py print it; issue 7's
+    targets, 2, 4 and 12 KB, are far above), so any growth is seen here."""
     out = run_micropython(SCRIPT, heapsize=64 * 1024, port="esp32word")
     rules, game, restore, per_throw, seeded = map(int, out.split())
-    assert rules <= 2048 and game <= 4096 and restore <= 12288, (rules, game, restore)
+    assert rules <= 64 and game <= 640 and restore <= 1536, (rules, game, restore)
     assert per_throw <= 16, per_throw  # a throw allocates its batch (a 16-byte bytes head) and nothing else
     assert seeded <= 48, seeded  # the 16 bytes and their buffer: no long ints on a 32-bit port

@@ -15,6 +15,7 @@ bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
 
+@pytest.mark.mp_ports(*mp.PORTS)
 def test_each_port_runs_what_it_stands_for(mp_port):
     out = run_micropython(
         "import sys, bobing.rules\nprint(sys.maxsize, bobing.rules.__file__.rsplit('.', 1)[1])",

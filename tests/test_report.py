@@ -4,14 +4,19 @@ bowl is flagged, the fair ones are not (fixed seeds), and the JSON relied
 on from outside keeps its shape."""
 
 import json
+import os
 from itertools import product
 
 import pytest
+from scipy.stats import chi2
 
 from bobing.classify import classify, kind_of
-from bobing.names import KINDS
+from bobing.dice import Dice, SeededBytes
+from bobing.names import KINDS, TIERS
 from bobing.rules import Rules
-from host_tools import audit, db
+from bobing.session import Session
+from bobing.store.store import Store
+from host_tools import audit, db, syncer
 from host_tools.cli import main
 from host_tools.festival import simulate
 
@@ -99,3 +104,40 @@ def test_bad_databases_are_one_line_each(tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and "not a usable database" in err[0] and "no such database" in err[1]
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_a_prize_taken_from_another_seat_is_not_counted_as_a_second_prize_given(tmp_path):
+    """A festival hands out each prize once: a game ended by folk's 六勃红,
+    which takes back what the others won, still reports the 63 prizes of one
+    set (32 一秀 ... 1 状元), not 63 plus every prize taken."""
+    root = str(tmp_path / "bowl" / "data")
+    os.makedirs(root)
+    with open(os.path.join(root, "id"), "w") as f:
+        f.write("b0b1a90000000001")
+    session = Session(Store(root), Dice(SeededBytes(3)))
+    session.boot()
+    session.new_game(Rules("folk"), 4)
+    for _ in range(40):
+        session.throw()
+    session.throw([4, 4, 4, 4, 4, 4])
+    assert session.game.ended
+    conn = db.connect(str(tmp_path / "f.db"))
+    syncer.sync(conn, syncer.DirSource(root), "2026-09-25", "t")
+    taken = conn.execute("SELECT SUM(count) FROM prizes WHERE how = 'take'").fetchone()[0]
+    assert taken  # the 六勃红 took prizes the others held
+    (bowl,) = audit.figures(conn)["bowls"]
+    assert bowl["prizes"] == dict(zip(TIERS, (32, 16, 8, 4, 2, 1), strict=True))
+
+
+def test_the_chi_square_p_values_are_those_of_the_textbook_test():
+    """A fair bowl is flagged 1 time in 100 at the 99 % level, no more: the
+    p-values match the chi-square test worked by hand, with one degree of
+    freedom fewer than the cells (one too few flags fair bowls about twice as often)."""
+    # faces: statistic (400 + 400 + 0 + 0 + 25 + 25) / 100 = 8.5, 5 degrees of freedom
+    assert audit.chi_square([80, 120, 100, 100, 95, 105], [100] * 6) == pytest.approx(chi2.sf(8.5, 5))
+    assert chi2.sf(8.5, 5) == pytest.approx(0.130748, abs=1e-6)
+    # kinds: the cells expected fewer than 5 times (4, 1, 1) pooled into one (6, observed 5):
+    # 25/45 + 25/35 + 1/14 + 1/6 over 4 cells, 3 degrees of freedom
+    statistic = 25 / 45 + 25 / 35 + 1 / 14 + 1 / 6
+    p = audit.chi_square([50, 30, 15, 3, 1, 1], [45, 35, 14, 4, 1, 1])
+    assert p == pytest.approx(chi2.sf(statistic, 3)) == pytest.approx(0.680440, abs=1e-6)

@@ -34,7 +34,13 @@ def differences(got, want):
 
 
 @pytest.mark.parametrize(
-    "cls,kind", [("color", "st7789"), ("color", "ili9341"), ("mono", "ssd1306"), ("mono", "sh1106")]
+    "cls,kind",
+    [
+        ("color", "st7789"),
+        pytest.param("color", "ili9341", marks=pytest.mark.slow),  # the ST7789's screens, another driver
+        ("mono", "ssd1306"),
+        ("mono", "sh1106"),
+    ],
 )
 def test_every_screen_matches_its_golden_image(cls, kind, mp_port, tmp_path):
     names = screenshots.run_dump(kind, str(tmp_path), port=mp_port)

@@ -14,6 +14,8 @@ import time
 
 import mp
 import pytest
+import slowdown
+from app.menu import ITEMS
 from display import texts as T
 
 from bobing import events as ev
@@ -30,7 +32,7 @@ def bobing_sim(args, commands, cwd=None):
         input="".join(c + "\n" for c in commands),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=slowdown.seconds(300),
         cwd=cwd,
     )
     return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
@@ -53,7 +55,7 @@ def sim(port, args, commands, heapsize="512K"):
         capture_output=True,
         text=True,
         env=env,
-        timeout=300,
+        timeout=slowdown.seconds(300),
     )
     return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
 
@@ -77,7 +79,11 @@ def replayed(game_event, throws):
     return game
 
 
-@pytest.mark.parametrize("board", ["devkit", "cyd", "oled"])
+# devkit: `make test-quick`'s whole game on the virtual board
+@pytest.mark.parametrize(
+    "board",
+    ["devkit", pytest.param("cyd", marks=pytest.mark.slow), pytest.param("oled", marks=pytest.mark.slow)],
+)
 def test_a_scripted_whole_game_on_each_profile(tmp_path, board):
     trace = str(tmp_path / "trace")
     code, events, err = bobing_sim(
@@ -166,14 +172,17 @@ def _line_ended(data, needle):
     return at >= 0 and (b"\n" in data[at:] or b"\x1b[K" in data[at:])
 
 
-def read_until(fd, needle, seconds=30):
-    """Bytes read from fd until the line holding `needle` has ended (or the
-    time is over): the bowl writes a line in pieces."""
+def read_until(fd, needle=None, seconds=30):
+    """Bytes read from fd until the line holding `needle` has ended (the bowl
+    writes a line in pieces), or with no needle until the program closed it.
+    Fails when that takes longer than `seconds` (tests/mplib/slowdown.py):
+    a test never goes on with a screen or a line the bowl has not shown."""
     import select
 
     data = b""
-    end = time.time() + seconds
-    while not _line_ended(data, needle) and time.time() < end:
+    end = time.monotonic() + slowdown.seconds(seconds)
+    while needle is None or not _line_ended(data, needle):
+        assert time.monotonic() < end, "no %r in %d s: %r" % (needle or "end", seconds, data[-1000:])
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
             try:
@@ -203,7 +212,7 @@ def test_serial_puts_the_live_events_on_a_pseudo_terminal(tmp_path):
         data = read_until(fd, b'"event": "throw"')
     finally:
         proc.stdin.close()
-        proc.wait(timeout=60)
+        proc.wait(timeout=slowdown.seconds(60))
         os.close(fd)
     lines_ = [json.loads(line) for line in data.decode().splitlines() if line.strip()]
     assert [e["event"] for e in lines_][:2] == ["game", "throw"]
@@ -228,7 +237,7 @@ def interactive(argv, keys, size=(120, 40)):
         os.write(fd, key)
         out += read_until(fd, wait_for)
     os.write(fd, b"q")
-    out += read_until(fd, b"\x00", 5)
+    out += read_until(fd)  # to its end: the sim quits
     _, status = os.waitpid(pid, 0)
     return out.decode(errors="replace"), os.waitstatus_to_exitcode(status)
 
@@ -251,8 +260,8 @@ def test_the_menu_starts_a_new_game_with_seat_one_first_and_shows_the_rng_source
     trace = str(tmp_path / "trace")
     menu = ["referee-long"] + ["referee"] * 4 + ["throw"]  # Who starts: the draw -> seat 1
     menu += ["referee"] * 10 + ["throw"]  # About (item 14)
-    # leave About; speech x3, idle, contrast, vibration, Back (21) -> New game (0)
-    menu += ["throw"] + ["referee"] * 8 + ["throw"]
+    # leave About; on past the items after it and Back, round to New game (0)
+    menu += ["throw"] + ["referee"] * (len(ITEMS) - 14) + ["throw"]
     code, events, err = bobing_sim(
         ["--players", "6", "--seed", "8", "--trace", trace], ["throw", *menu, "throw"]
     )

@@ -12,8 +12,12 @@ import time
 
 import mp
 import pytest
+import slowdown
+from app.menu import ITEMS
 from display import texts as T
 from test_sim import lines, replayed, sim, sim_command
+
+from host_tools.cli import main
 
 MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
 PORTS = ("unix64",)
@@ -23,6 +27,7 @@ def resumed_game(events):
     return next(e for e in events if e["event"] == "game")
 
 
+@pytest.mark.slow  # many kills and restarts
 def test_a_kill_at_random_moments_resumes_with_nothing_lost(tmp_path):
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
@@ -92,7 +97,9 @@ def test_a_hung_task_is_reset_by_the_watchdog_and_the_bowl_resumes(tmp_path):
     )
     command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "hang", "3"] + command[5:]
     env["MICROPYPATH"] += os.pathsep + MPLIB
-    proc = subprocess.run(command, input="throw\n" * 5, capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        command, input="throw\n" * 5, capture_output=True, text=True, env=env, timeout=slowdown.seconds(120)
+    )
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]
     assert "sim: reset (watchdog)" in proc.stderr
@@ -104,12 +111,34 @@ def test_a_hung_task_is_reset_by_the_watchdog_and_the_bowl_resumes(tmp_path):
     assert kinds[4:] == ["throw"] * (len(kinds) - 4) and len(kinds) >= 6
 
 
+@pytest.mark.slow  # the watchdog's seconds of CPU time
+def test_a_task_that_never_yields_is_reset_by_the_watchdog_too(tmp_path):
+    """No wait is ever reached again, so the virtual clock stands still: the
+    watchdog's CPU-time count (sim.vclock.Biter) still bites."""
+    image = str(tmp_path / "bowl.img")
+    command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5"])
+    command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "spin", "3"] + command[5:]
+    env["MICROPYPATH"] += os.pathsep + MPLIB
+    proc = subprocess.run(
+        command, input="throw\n" * 5, capture_output=True, text=True, env=env, timeout=slowdown.seconds(300)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("sim: reset (watchdog): booting again") == 1 and "Traceback" not in proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    kinds = [e["event"] for e in events]
+    assert kinds[:4] == ["game", "throw", "throw", "game"]
+    assert events[3]["resumed"] and events[3]["throws"] == 3
+    assert kinds[4:] == ["throw"] * (len(kinds) - 4) and len(kinds) >= 6
+
+
 def test_an_uncaught_exception_is_kept_in_the_crash_file_and_the_bowl_resets(tmp_path):
     image = str(tmp_path / "bowl.img")
     command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5"])
     command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "crash", "2"] + command[5:]
     env["MICROPYPATH"] += os.pathsep + MPLIB
-    proc = subprocess.run(command, input="throw\n" * 4, capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        command, input="throw\n" * 4, capture_output=True, text=True, env=env, timeout=slowdown.seconds(120)
+    )
     assert proc.returncode == 0, proc.stderr
     assert "sim: reset (reset)" in proc.stderr and "RuntimeError: injected fault" in proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -122,7 +151,9 @@ def test_an_exception_in_a_task_nobody_awaits_also_resets_the_bowl(tmp_path):
     command, env = sim_command("unix64", ["--flash", image, "--players", "3", "--seed", "5"])
     command = command[:3] + [os.path.join(MPLIB, "simfault.py"), "task", "2000"] + command[5:]
     env["MICROPYPATH"] += os.pathsep + MPLIB
-    proc = subprocess.run(command, input="throw\n" * 20, capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        command, input="throw\n" * 20, capture_output=True, text=True, env=env, timeout=slowdown.seconds(120)
+    )
     assert proc.returncode == 0, proc.stderr
     assert "sim: reset (reset)" in proc.stderr and "injected fault in a task" in proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -134,7 +165,7 @@ def test_an_exception_in_a_task_nobody_awaits_also_resets_the_bowl(tmp_path):
 
 
 @pytest.mark.parametrize("good", [0, 1800])
-def test_an_rng_health_failure_puts_the_bowl_out_of_service_and_it_never_rolls(tmp_path, good):
+def test_an_rng_health_failure_puts_the_bowl_out_of_service_and_it_never_rolls(tmp_path, capsys, good):
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
     args = [
@@ -157,6 +188,13 @@ def test_an_rng_health_failure_puts_the_bowl_out_of_service_and_it_never_rolls(t
     assert not any(e["event"] == "throw" for e in after)
     shown = lines(trace)
     assert any(s.startswith("screen message T%d:" % T.T_OUT_OF_SERVICE) for s in shown)
+    # the log says why the bowl stopped: the organiser's report names the failed test
+    database = str(tmp_path / "f.db")
+    main(["import", image, "--db", database])
+    capsys.readouterr()
+    assert main(["report", "--db", database, "--json"]) == 0
+    (bowl,) = json.loads(capsys.readouterr().out)["bowls"]
+    assert any(stops[0]["detail"] in note for note in bowl["notes"]), bowl["notes"]
     if good:
         assert any(e["event"] == "throw" for e in events)  # it failed mid-game, continuously tested
     else:  # a source broken from the start fails the start-up test again at every boot
@@ -165,6 +203,7 @@ def test_an_rng_health_failure_puts_the_bowl_out_of_service_and_it_never_rolls(t
         assert events2[-1]["event"] == "out_of_service"
 
 
+@pytest.mark.slow  # a flash played full
 def test_a_full_flash_stops_play_with_sync_needed_and_nothing_lost(tmp_path):
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
@@ -193,31 +232,44 @@ def test_a_full_flash_stops_play_with_sync_needed_and_nothing_lost(tmp_path):
     assert not any(e["event"] == "throw" for e in again)
 
 
+def pin_presses(pin):
+    """The presses that enter `pin` (four digits): THROW steps a digit from 0, REFEREE takes it."""
+    presses = []
+    for digit in pin:
+        presses += ["throw"] * int(digit) + ["referee"]
+    return presses
+
+
 def test_kiosk_mode_the_menu_opens_only_with_the_right_pin(tmp_path):
+    """The operator sets the PIN 9876 and kiosk mode; the default 0000, 1234
+    and 9875 are refused, 9876 opens the menu: every digit 0-9 entered, a 9
+    needing nine steps of THROW."""
     image = str(tmp_path / "bowl.img")
     trace = str(tmp_path / "trace")
     args = ["--flash", image, "--players", "3", "--seed", "2", "--trace", trace]
-    kiosk_on = ["referee-long"] + ["referee"] * 11 + ["throw"] + ["referee"] * 10 + ["throw"]  # Kiosk, Back
-    code, events, err = sim("unix64", args, ["throw", *kiosk_on, "throw"])
+    pin, kiosk = ITEMS.index(T.T_PIN), ITEMS.index(T.T_KIOSK)
+    assert kiosk < pin
+    setup = ["referee-long"] + ["referee"] * kiosk + ["throw"]  # Kiosk on
+    setup += ["referee"] * (pin - kiosk) + ["throw"] + pin_presses("9876")  # the PIN
+    setup += ["referee"] * (len(ITEMS) - 1 - pin) + ["throw"]  # Back
+    code, events, err = sim("unix64", args, ["throw", *setup, "throw"])
     assert code == 0, err
     assert [e["event"] for e in events] == ["game", "throw", "throw"]
     shown = lines(trace)
     assert any("selected=T%d:" % T.T_KIOSK in s and "value=on" in s for s in shown)
-    # wrong PIN (1000): refused, back to play; right PIN (0000, the default): the menu
-    wrong = ["referee-long", "throw", "referee", "referee", "referee", "referee"]
-    right = ["referee-long", "referee", "referee", "referee", "referee"]
-    code, events, err = sim("unix64", args, [*wrong, "throw", *right])
+    first_digit = [s for s in shown if s.startswith("screen pin entered=0 ")]
+    assert first_digit == ["screen pin entered=0 digit=%d" % d for d in range(10)]  # 0 to 9, no wrap before
+    wrong = []
+    for attempt in ("0000", "1234", "9875"):
+        wrong += ["referee-long", *pin_presses(attempt), "throw"]
+    code, events, err = sim("unix64", args, [*wrong, "referee-long", *pin_presses("9876")])
     assert code == 0, err
     shown = lines(trace)[len(shown) :]
-    pin_screens = [s for s in shown if s.startswith("screen pin ")]
-    assert pin_screens[0] == "screen pin entered=0 digit=0"
-    refused = next(i for i, s in enumerate(shown) if s.startswith("screen message T%d:" % T.T_WRONG_PIN))
-    assert not any(s.startswith("screen menu ") for s in shown[:refused])
-    assert any(s.startswith("screen menu ") for s in shown[refused:])
-    assert any(e["event"] == "pin" for e in events)
-    assert [e["event"] for e in events if e["event"] == "throw"] == ["throw"]
-    # the setting survived the restart (the settings file): still kiosk
-    assert any(s.startswith("screen pin ") for s in shown)
+    refusals = [i for i, s in enumerate(shown) if s.startswith("screen message T%d:" % T.T_WRONG_PIN)]
+    assert len(refusals) == 3
+    assert not any(s.startswith("screen menu ") for s in shown[: refusals[-1]])
+    assert any(s.startswith("screen menu ") for s in shown[refusals[-1] :])
+    assert [e["event"] for e in events if e["event"] in ("pin", "throw")] == ["pin", "throw"] * 3
 
 
 def test_the_long_press_opens_the_menu_and_a_short_press_does_not(tmp_path):
@@ -261,7 +313,8 @@ def test_settings_damaged_on_flash_fall_back_to_defaults_and_say_so(tmp_path):
     binary, package_dir = mp.port_setup("unix64")
     code = (
         "from sim.run import mount\nmount(%r, '/f')\n"
-        "f = open('/f/data/settings', 'r+b')\nf.seek(5)\nf.write(b'\\x55')\nf.close()\n" % image
+        # the players' count 7 made 5: still in range, so only the file's CRC tells
+        "f = open('/f/data/settings', 'r+b')\nf.seek(4)\nf.write(b'\\x05')\nf.close()\n" % image
     )
     subprocess.run(
         [binary, "-c", code],

@@ -7,48 +7,31 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 
-import pytest
 from test_sim import BOBING
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
+import pytest
 import simsync  # noqa: E402
+import slowdown
 
-MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
-
-
-@pytest.fixture
-def bowl(tmp_path):
-    made = []
-
-    def make(*extra):
-        made.append(simsync.SimBowl(str(tmp_path), 5, "--players", "3", *extra))
-        return made[-1]
-
-    yield make
-    for b in made:
-        b.kill()
+pytestmark = pytest.mark.slow  # virtual bowls on pseudo-terminals: `make test` only
 
 
-def mpremote(port, *args):
-    return subprocess.run([MPREMOTE, "connect", port, *args], capture_output=True, text=True, timeout=60)
-
-
-def test_mpremote_reaches_the_flash_at_data_and_import_main_resumes_the_game(bowl):
-    b = bowl()
+def test_mpremote_reaches_the_flash_at_data_and_import_main_resumes_the_game(sim_bowl):
+    b = sim_bowl()
     b.press("throw", "throw")
-    time.sleep(2)  # the throws are made (the bowl waits for the next command)
+    b.wait_throws(2, 120)
     # mpremote's Ctrl-C stops the app (not a kiosk), its soft reset is a board's
-    listed = mpremote(b.port, "fs", "ls", ":/data")
+    listed = simsync.mpremote(b.port, "fs", "ls", ":/data")
     assert listed.returncode == 0, listed.stderr
     for name in ("id", "settings", "seg/"):
         assert name in listed.stdout
-    ran = mpremote(b.port, "exec", "import os; print(sorted(os.listdir('/')))")
+    ran = simsync.mpremote(b.port, "exec", "import os; print(sorted(os.listdir('/')))")
     assert ran.returncode == 0 and "'data'" in ran.stdout, ran.stderr
-    back = mpremote(b.port, "resume", "exec", "--no-follow", "import main")
+    back = simsync.mpremote(b.port, "resume", "exec", "--no-follow", "import main")
     assert back.returncode == 0, back.stderr
-    time.sleep(1)
+    b.wait_events(lambda events: [e["event"] for e in events].count("game") == 2, 120)  # the bowl plays on
     b.press("throw")
     code, events = b.finish()
     assert code == 0
@@ -59,20 +42,21 @@ def test_mpremote_reaches_the_flash_at_data_and_import_main_resumes_the_game(bow
     assert events[4]["n"] == 3
 
 
-def test_bobing_sync_takes_the_sims_log_into_a_database_and_the_game_goes_on(bowl, tmp_path):
-    b = bowl()
+def test_bobing_sync_takes_the_sims_log_into_a_database_and_the_game_goes_on(sim_bowl, tmp_path):
+    b = sim_bowl()
     b.press(*["throw"] * 20)
-    time.sleep(3)
+    b.wait_throws(20, 300)
     database = str(tmp_path / "festival.db")
     synced = subprocess.run(
-        [BOBING, "sync", "--port", b.port, "--db", database, "--wait", "2"],
+        [BOBING, "sync", "--port", b.port, "--db", database, "--wait", slowdown.arg(2)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=slowdown.seconds(120),
     )
     assert synced.returncode == 0, synced.stderr
     assert "21 new records (1-21)" in synced.stdout  # the game header and 20 throws
-    time.sleep(1)  # the sync typed `import main`: the bowl plays on
+    # the sync typed `import main`: the bowl plays on
+    b.wait_events(lambda events: [e["event"] for e in events].count("game") == 2, 120)
     b.press("throw")
     code, events = b.finish()
     assert code == 0

@@ -23,6 +23,9 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
 import simsync  # noqa: E402
+import slowdown
+
+pytestmark = pytest.mark.slow  # virtual bowls on pseudo-terminals, synced through cut links: `make test` only
 
 THROWS = 300  # a 20-player game ends after ~260-360 throws: a second game starts
 MORE = 12  # throws after the sync: the game goes on
@@ -47,10 +50,10 @@ def rig(tmp_path):
 
 def bobing_sync(port, database):
     return subprocess.run(
-        [simsync.BOBING, "sync", "--port", port, "--db", database, "--wait", "3"],
+        [simsync.BOBING, "sync", "--port", port, "--db", database, "--wait", slowdown.arg(3)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=slowdown.seconds(60),
     )
 
 
@@ -103,7 +106,7 @@ def segments(link):
         [MPREMOTE, "connect", link.path, "fs", "ls", ":/data/seg", "+", "exec", "--no-follow", "import main"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=slowdown.seconds(60),
     )
     assert listed.returncode == 0, listed.stderr
     link.cut()

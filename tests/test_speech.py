@@ -43,21 +43,21 @@ def heard(code, language=speech.MANDARIN, column=0):
     return [" ".join(table[int(c)][column] for c in line.split()) for line in lines]
 
 
-def test_a_throw_is_said_award_first_then_the_dice_then_what_changed_then_whose_turn():
+def test_a_throw_is_said_award_first_then_the_dice_then_what_changed_then_whose_turn_and_the_holder():
     said = heard(
         """
 game = Game(Rules("xiamen"), 4)
-game.throw([4, 1, 2, 3, 5, 5])
-speech.throw(said, game.last_events(), game)
+batch = game.throw([4, 1, 2, 3, 5, 5])
+speech.throw(said, batch, game)
 show()
-game.throw([2, 2, 2, 2, 4, 1])
-speech.throw(said, game.last_events(), game)
+batch = game.throw([2, 2, 2, 2, 4, 1])
+speech.throw(said, batch, game)
 show()
 """
     )
     assert said == [
-        "一秀 红四 一 二 三 五 五 获得 一秀 轮到 玩家 二",
-        "四进 带一秀 二 二 二 二 红四 一 获得 四进 获得 一秀 轮到 玩家 三",
+        "一秀 红四 一 二 三 五 五 获得 一秀 轮到 玩家 二 暂无状元",
+        "四进 带一秀 二 二 二 二 红四 一 获得 四进 获得 一秀 轮到 玩家 三 暂无状元",
     ]
 
 
@@ -66,17 +66,17 @@ def test_a_new_zhuangyuan_an_empty_tier_and_the_end_are_said():
         """
 game = Game(Rules("xiamen"), 2)
 for n in range(32):
-    game.throw([4, 1, 2, 3, 5, 5])
-speech.throw(said, game.last_events(), game)
+    batch = game.throw([4, 1, 2, 3, 5, 5])
+speech.throw(said, batch, game)
 show()
-game.throw([4, 1, 2, 3, 5, 5])
-speech.throw(said, game.last_events(), game)
+batch = game.throw([4, 1, 2, 3, 5, 5])
+speech.throw(said, batch, game)
 show()
-game.throw([4, 4, 4, 4, 2, 3])
-speech.throw(said, game.last_events(), game)
+batch = game.throw([4, 4, 4, 4, 2, 3])
+speech.throw(said, batch, game)
 show()
-game.throw([4, 4, 4, 4, 4, 4])
-speech.throw(said, game.last_events(), game)
+batch = game.throw([4, 4, 4, 4, 4, 4])
+speech.throw(said, batch, game)
 show()
 """,
         speech.ENGLISH,
@@ -84,15 +84,18 @@ show()
     )
     assert (
         said[0]
-        == "one red: Scholar red four one two three five five Wins Scholar Scholar all taken Turn Player one"
+        == "one red: Scholar red four one two three five five Wins Scholar Scholar all taken Turn Player one "
+        "No Champion yet"
     )
     assert (
         said[1]
-        == "one red: Scholar red four one two three five five No prize Scholar all taken Turn Player two"
+        == "one red: Scholar red four one two three five five No prize Scholar all taken Turn Player two "
+        "No Champion yet"
     )
     assert (
         said[2]
-        == "four reds: Champion red four red four red four red four two three New Champion Player two Turn Player one"
+        == "four reds: Champion red four red four red four red four two three New Champion Player two Turn Player one "
+        "Champion held by Player two"
     )
     assert said[3].startswith(
         "six reds: the Emperor red four red four red four red four red four red four New Champion Player one Wins "
@@ -117,7 +120,8 @@ show()
 game.throw([1, 2, 3, 5, 6, 6])
 speech.resumed(said, game, game.throw([4, 4, 2, 3, 5, 6]))
 show()
-speech.turn(said, 19)
+game.turn = 19
+speech.turn(said, game)
 show()
 game = Game(Rules("xiamen"), 2)
 game.throw([4, 4, 4, 4, 4, 4])
@@ -130,13 +134,13 @@ show()
     assert said == [
         "暂停服务 随机数检测失败",
         "存储已满 请同步记录",
-        "新游戏 玩家人数 三 答起 二 六 轮到 玩家 二",
-        "断电后已恢复 二举 红四 红四 二 三 五 六 获得 二举 轮到 玩家 一",
-        "轮到 玩家 二十",
+        "新游戏 玩家人数 三 答起 玩家 一 二 六 合计 八 轮到 玩家 二 暂无状元",
+        "断电后已恢复 二举 红四 红四 二 三 五 六 获得 二举 轮到 玩家 一 暂无状元",
+        "轮到 玩家 二十 暂无状元",
         "游戏结束 六勃红 通吃 状元在 玩家 一 六勃红 红四 红四 红四 红四 红四 红四 "
-        "玩家 一 状元 对堂 二 三红 四 四进 八 二举 十六 一秀 三十 二 玩家 二 无奖",
+        "玩家 一 状元 对堂 二 三红 四 四进 八 二举 十六 一秀 三十 二 玩家 二 无奖 状元在 玩家 一",
         "断电后已恢复 游戏结束 六勃红 通吃 状元在 玩家 一 六勃红 红四 红四 红四 红四 红四 红四 "
-        "玩家 一 状元 对堂 二 三红 四 四进 八 二举 十六 一秀 三十 二 玩家 二 无奖",
+        "玩家 一 状元 对堂 二 三红 四 四进 八 二举 十六 一秀 三十 二 玩家 二 无奖 状元在 玩家 一",
     ]
 
 
@@ -214,12 +218,12 @@ for seed in range(24):
     while not game.ended:
         n += 1
         if n % 13 == 0:
-            game.void()
+            batch = game.void()
         elif n % 23 == 0:
-            game.throw([int(c) for c in special[n // 23 % len(special)]])
+            batch = game.throw([int(c) for c in special[n // 23 % len(special)]])
         else:
-            game.throw(dice.roll())
-        speech.throw(said, game.last_events(), game)
+            batch = game.throw(dice.roll())
+        speech.throw(said, batch, game)
         note()
     speech.game_end(said, game)
     note()
@@ -255,3 +259,52 @@ def test_the_clip_numbers_are_systematic_and_never_overlap():
     assert max(table) == speech.LAST_CLIP <= 255 and min(table) >= 1
     assert table[speech.CLIP_FACE + 3][2] == "red four"
     assert table[speech.CLIP_TENS + 9][0] == "九十"
+
+
+def test_the_menus_milliseconds_read_back_as_numbers():
+    """Up to 5000 ms (the long press): 一千五百, 二千零三十, one thousand and twelve."""
+    samples = (1000, 1005, 1010, 1012, 1050, 1500, 2030, 5000, 9999)
+    lines = run_micropython(
+        SAY % 1
+        + """
+for language in (1, 3):
+    said.language = language
+    for n in %r:
+        said.clear()
+        said.number(n)
+        show()
+"""
+        % (samples,),
+        heapsize=HEAP,
+    ).splitlines()
+    for line, n in zip(lines, samples + samples, strict=True):
+        assert speech_decode.parse([int(c) for c in line.split()]) == [("number", n)], line
+    table = phrases()
+    mandarin = ["".join(table[int(c)][0] for c in line.split()) for line in lines[: len(samples)]]
+    assert mandarin[3] == "一千零一十二" and mandarin[5] == "一千五百" and mandarin[6] == "二千零三十"
+    english = " ".join(table[int(c)][2] for c in lines[len(samples) + 3].split())
+    assert english == "one thousand and twelve"
+
+
+def test_a_new_zhuangyuan_after_lugu_says_why():
+    said = heard(
+        """
+game = Game(Rules("xiamen"), 3)
+game.throw([4, 4, 4, 4, 5, 6])  # player 1: 状元, 5 + 6
+game.throw([4, 4, 4, 4, 3, 3])  # player 2: 状元, 3 + 3
+game.throw([1, 2, 3, 5, 6, 6])
+batch = game.throw([4, 4, 4, 4, 1, 2])  # player 1 again, 1 + 2: replaces their own, below player 2's
+speech.throw(said, batch, game)
+show()
+speech.standings(said, game)
+show()
+"""
+    )
+    assert said[0] == (
+        "状元 红四 红四 红四 红四 一 二 禄骨 以新替旧 新状元 玩家 二 轮到 玩家 二 状元在 玩家 二"
+    )
+    # the standings: the holder, the pool (状元 before its hand-over), each player's prizes
+    assert said[1] == (
+        "玩家奖品 状元在 玩家 二 剩余奖品 状元 对堂 二 三红 四 四进 八 二举 十六 一秀 三十 二 "
+        "玩家 一 无奖 玩家 二 无奖 玩家 三 无奖"
+    )

@@ -12,12 +12,14 @@ import json
 import os
 import sys
 
+import pytest
 from display import texts as T
 from mp import run_micropython
 
 from bobing.classify import classify
 from bobing.names import KINDS
 from bobing.rules import Rules
+from host_tools.voice_cmd import phrases
 
 MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
 sys.path.insert(0, MPLIB)
@@ -37,16 +39,21 @@ def bowl(tmp_path, phases, **options):
     for commands in phases:
         args += ["--", *commands]
     out = run_micropython(HARNESS, heapsize=1_000_000, path=(MPLIB,), script_args=args)
-    events, records, current, heard = [], [], [], []
+    events, records, current, heard, said = [], [], [], [], []
     for line in out.splitlines():
         obj = json.loads(line)
         if "clip" in obj:
             heard.append(obj["clip"])
+            if said:
+                said[-1].append(obj["clip"][2])
+        elif "say" in obj:
+            said.append([])
         elif "phase" in obj:
             obj["heard"] = heard
+            obj["said"] = said  # the clips played of each announcement handed to the speaker
             events.append(current)
             records.append(obj)
-            current, heard = [], []
+            current, heard, said = [], [], []
         else:
             current.append(obj)
     return events, records
@@ -64,6 +71,7 @@ def announcements(heard):
     return out
 
 
+@pytest.mark.slow  # a whole game: `make test-quick` has test_sim's
 def test_a_whole_game_followed_from_speech_alone_matches_the_games_own_record(tmp_path):
     events, records = bowl(tmp_path, [["to-end"]], players=3, language=3)
     events, record = events[0], records[0]
@@ -105,14 +113,16 @@ def test_a_whole_game_followed_from_speech_alone_matches_the_games_own_record(tm
 
 
 def test_the_referee_short_press_repeats_the_last_announcement_and_a_second_press_voids(tmp_path):
-    # referee, then THROW: the void question is cancelled (and that press throws nothing)
+    # referee, then THROW: the void question is cancelled (and that press throws nothing:
+    # it says the standings)
     events, records = bowl(tmp_path, [["throw", "referee", "throw", "throw", "referee", "referee"]])
     kinds = [e["event"] for e in events[0]]
     assert kinds == ["game", "throw", "throw", "void"]
-    said = announcements(records[0]["heard"])
-    start, first, repeat, second, ask, voided = said
+    said = records[0]["said"]
+    start, first, repeat, standings, second, ask, voided = said
     assert start[0] == 1 + T.T_NEW_GAME
     assert repeat == first + ASK
+    assert standings[0] == 1 + T.T_STANDINGS
     assert ask == second + ASK
     assert voided[0] == 1 + T.T_VOIDED
 
@@ -177,3 +187,61 @@ def test_garbage_on_the_serial_line_is_ignored(tmp_path):
     events, records = bowl(tmp_path, phases)
     assert [e["event"] for e in events[0]] == ["game", "throw", "throw", "sync"]
     assert events[1][0]["resumed"] and events[1][0]["throws"] == 2
+
+
+OFFERS = (1 + T.T_PRESS_TO_THROW, 1 + T.T_AGAIN, 1 + T.T_STANDINGS, 1 + T.T_NEW_GAME)
+
+
+@pytest.mark.slow  # a whole game: `make test-quick` has test_sim's
+def test_one_switch_plays_a_whole_game_hears_it_again_and_the_standings_and_starts_the_next(tmp_path):
+    """Only THROW, pressed as the offer wanted is said: throws, 再一次 (the last
+    result again), 玩家奖品 (the standings), the whole game, the standings at
+    the end, then 新游戏.  A listener follows all of it from the clips."""
+    throw, again, standings, new = (T.T_PRESS_TO_THROW, T.T_AGAIN, T.T_STANDINGS, T.T_NEW_GAME)
+    script = ["take:%d" % t for t in (throw, throw, again, standings, throw)]
+    script += ["scan-to-end"] + ["take:%d" % t for t in (standings, again, new, throw)]
+    events, records = bowl(tmp_path, [script], players=2, scan=4)
+    kinds = [e["event"] for e in events[0]]
+    assert kinds[:4] == ["game", "throw", "throw", "throw"] and kinds.count("end") == 1
+    assert kinds[kinds.index("end") + 1 :] == ["game", "throw"]  # the next game, started alone
+    said = records[0]["said"]
+    offers = [clips[0] for clips in said if len(clips) == 1 and clips[0] in OFFERS]
+    said = [clips for clips in said if not (len(clips) == 1 and clips[0] in OFFERS)]
+    # the offers come round in turn: throw, again, standings (new game at the end)
+    assert offers[:8] == [1 + t for t in (throw, throw, throw, again, throw, again, standings, throw)]
+    assert offers[-8:] == [1 + t for t in (new, again, standings, new, again, new, throw, throw)]
+    start, first, second, repeated, table = said[:5]
+    assert repeated == second  # 再一次: the last result again, ending with the holder
+    assert table[0] == 1 + T.T_STANDINGS
+    listener = Listener()
+    for clips in said[:3] + said[4:]:  # (the repeat would count its throw twice)
+        listener.hear(clips)
+    # each standings checked as heard against what the listener followed, the end said
+    # again, then the next game and its first throw
+    assert len(listener.standings) == 2
+    end, table, again_end = said[-5:-2]
+    assert end[0] == 1 + T.T_GAME_OVER and table[0] == 1 + T.T_STANDINGS and again_end == end
+    assert said[-2][0] == 1 + T.T_NEW_GAME and listener.throws[-1][0] == events[0][-1]["seat"] - 1
+
+
+def test_the_operator_menu_says_each_item_and_value_as_it_is_reached_and_stepped(tmp_path):
+    words = {clip: hanzi for clip, (hanzi, _, _) in phrases().items()}
+    script = ["referee-long", "referee", "throw"] + ["referee"] * 9 + ["pause:61000", "referee"]
+    _, records = bowl(tmp_path, [script])
+    said = [" ".join(words[c] for c in clips) for clips in records[0]["said"]]
+    assert said[1:-1] == [
+        "菜单 新游戏",
+        "玩家人数 四",
+        "玩家人数 五",  # stepped: the new value
+        "规则 厦门",
+        "奖品套数 一",
+        "谁先掷 答起",
+        "音量 六",
+        "静音 关",
+        "语言 拼音",
+        "确认时间 三十 毫秒",
+        "复位时间 一 百 毫秒",
+        "长按时间 二 千 毫秒",
+    ]
+    # said aside: the referee's repeat after the menu still says the game's start
+    assert said[0].startswith("新游戏 玩家人数 四") and said[-1] == said[0] + " 跳猴 本轮作废? 再按一次确认"

@@ -45,6 +45,8 @@ def truth(scenario):
     game = speech_game.new_game(preset, options, players, sets)
     record = []
     seen = set()
+    holders = [-1]  # after the game start: nobody yet
+    lugu = 0
     script = speech_game.throws(seed, specials, special_every, void_every)
     while not game.ended:
         faces = next(script)
@@ -52,11 +54,18 @@ def truth(scenario):
         decoded = ev.decode_batch(events)[2]
         seen.update(e[0] for e in decoded)
         first = decoded[0]
+        for e in decoded:
+            # 禄骨: the holder's own new throw lost the 状元 to another seat
+            lugu += e[0] == ev.ZY and e[1] not in (first[1], ev.NO_SEAT)
+        if not game.ended:
+            holders.append(-1 if game.top == ev.NO_SEAT else game.top)
         if first[0] == ev.VOID:
             record.append(None)
         else:
             record.append([first[1], *award_parts(first[3]), ev.dice_of(first[2])])
-    return record, game, seen
+    zy = game.zhuangyuan()
+    holders.append(-1 if zy is None else zy[0])  # the end's: the prize's holder
+    return record, game, seen, holders, lugu
 
 
 def award_parts(award):
@@ -74,7 +83,7 @@ def test_whole_game_followed_from_speech_alone(name):
     scenario = SCENARIOS[name]
     code = "import speech_game\nspeech_game.main(%s)" % ", ".join(repr(a) for a in scenario)
     heard = json.loads(run_micropython(code, heapsize=2_000_000, path=(MPLIB,)))
-    record, game, _ = truth(scenario)
+    record, game, _, holders, lugu = truth(scenario)
 
     assert heard["players"] == game.players
     # every throw: who threw, the award and the six dice, in order
@@ -97,18 +106,26 @@ def test_whole_game_followed_from_speech_alone(name):
         seat, code, _ = zy
         faces = ev.dice_of(code)
         assert end["zy"] == [seat, *award_parts(classify(faces, game.rules.flags)), faces]
+    # after every announcement, a listener knows who holds the 状元 (the last
+    # words say it); 禄骨 is said whenever it is why the holder changed
+    assert heard["holders"] == holders
+    assert heard["lugu"] == lugu
+    # the standings asked for during the game: the pool as it was (the table and
+    # the holder are checked against what the listener followed as it hears them)
+    assert heard["standings"] == heard["pools"] and heard["pools"]
 
 
 def test_the_scenarios_reach_what_they_are_named_for():
     """Each scripted game says what its name promises: the checks above are
     only as good as the events the games produce."""
     games = {name: truth(scenario) for name, scenario in SCENARIOS.items()}
-    _, game, seen = games["pool_empty"]
+    assert sum(game[4] for game in games.values()) > 0  # 禄骨 said somewhere
+    _, game, seen, _, _ = games["pool_empty"]
     assert game.end_reason == ev.END_POOL_EMPTY and {ev.VOID, ev.SKIP, ev.MISS, ev.EXHAUSTED, ev.ZY} <= seen
     assert ev.TAKE in games["chase"][2]
-    _, game, seen = games["liubo_hei"]
+    _, game, seen, _, _ = games["liubo_hei"]
     assert game.end_reason == ev.END_LIUBO_HEI and ev.SHARE in seen
-    _, game, seen = games["liubo_hong"]
+    _, game, seen, _, _ = games["liubo_hong"]
     assert game.end_reason == ev.END_LIUBO_HONG and ev.TAKE in seen
-    _, game, _ = games["twenty"]
+    _, game, _, _, _ = games["twenty"]
     assert game.players == 20 and game.end_reason == ev.END_POOL_EMPTY

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import slowdown
 from test_classify import SEED_001_TABLE
 
 from bobing.dice import Dice, SeededBytes
@@ -19,7 +20,7 @@ PRESETS = [name for name, _ in presets()]
 
 
 def bobing(*args):
-    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=slowdown.seconds(60))
 
 
 def stats_json(*args):

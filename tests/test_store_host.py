@@ -6,6 +6,7 @@ test_store_powercut.py and test_store_mp.py.
 """
 
 import os
+import shutil
 import struct
 from binascii import crc32
 
@@ -23,7 +24,7 @@ RECORDS = 400  # three full segments of 128 and 16 records pending in slots
 
 
 def payload(seq):
-    return bytes([seq % 251]) * (5 + seq % 13)
+    return bytes([seq % 121]) * (5 + seq % 13)  # never a note's first byte (0x7e): they are no throws
 
 
 def boot_store(root):
@@ -148,8 +149,10 @@ def test_random_flips_and_truncations_are_found_and_the_rest_kept(tmp_path_facto
     report = read_log(root)
     # every byte is under a CRC: damage to a live record or header is reported;
     # slots 0 and 45-127 hold copies of records 173-256 already sealed: harmless
-    slot = path[len(root) + 1 :].split(os.sep)
-    live = slot[0] == "seg" or 1 <= int(slot[0][1:]) * 8 + int(slot[1]) <= 300 % 128
+    slots = Store(root).log
+    live = path in segment_files(root) or any(
+        os.path.samefile(path, slots.slot_path(seq)) for seq in range(1, 300 % 128 + 1)
+    )
     # (a copy whose sequence bytes were hit no longer says which record it was: reported)
     assert bool(report.issues) or not live, path
     got = intact(report)
@@ -236,13 +239,53 @@ def test_verify_never_says_verified_when_every_segment_was_deleted(tmp_path, cap
     assert "lifetime: 4 games, 396 throws" in out  # never a negative count
 
 
+def test_after_every_segment_was_lost_the_next_segment_holds_only_what_is_there(tmp_path):
+    # not a segment 00000001 that claims records 1-400 and reads as damaged for ever
+    make_store(tmp_path)
+    for path in segment_files(tmp_path):
+        os.remove(path)
+    store, boot, _ = boot_store(tmp_path)
+    assert any("records 1-272 damaged or missing" in line for line in boot.issues), boot.issues
+    for seq in range(401, 531):
+        assert store.append(payload(seq)) == seq
+        store.maintain()
+    assert [os.path.basename(p) for p in segment_files(tmp_path)][0] == "00000111"  # 273 on
+    report = read_log(str(tmp_path))
+    # the loss, and the first record's link to what was lost: nothing else
+    assert len(report.issues) == 2 and "records 1-272 missing" in report.issues[0], report.issues
+    assert report.issues[1].startswith("record 273 (segment 00000111): chain link broken"), report.issues
+    assert [seq for seq, _, _ in report.records] == list(range(273, 531))
+
+
+def test_a_boot_without_counters_reads_what_a_normal_boot_reads(tmp_path, monkeypatch):
+    # with both counter copies lost, boot starts from the last seal noted
+    # beside the store, not from the bowl's first record: its reads do not
+    # grow with the history, and the lifetime games are kept
+    from bobing.store import log as logmod
+
+    store = make_store(tmp_path / "data", records=3000)
+    games = store.counters.games
+    reads = []
+    read_into = logmod.read_into
+    monkeypatch.setattr(logmod, "read_into", lambda path, view: reads.append(path) or read_into(path, view))
+    boot_store(tmp_path / "data")
+    normal = len(reads)
+    for name in ("count.a", "count.b"):
+        os.remove(tmp_path / "data" / name)
+    reads.clear()
+    store, boot, _ = boot_store(tmp_path / "data")
+    assert len(reads) <= 2 * normal, (len(reads), normal)
+    assert any("counter copies lost" in line for line in boot.issues), boot.issues
+    assert store.counters.games == games and boot.tip == 3000
+
+
 def test_verify_reports_newest_records_gone_behind_a_snapshot(tmp_path, capsys):
     make_store(tmp_path, records=416)  # the newest snapshot is of record 416, the last segment ends at 384
     store = Store(str(tmp_path))
     for seq in range(385, 417):
         os.remove(store.log.slot_path(seq))
     assert cli("log", "verify", str(tmp_path)) == 1
-    assert "missing: the bowl's snapshot or counters show them" in capsys.readouterr().out
+    assert "records 1-384: 384 intact (384 in 3 segments, 0 pending), 32 damaged" in capsys.readouterr().out
 
 
 def test_a_stray_segment_name_is_reported_not_a_traceback(tmp_path, capsys):
@@ -251,6 +294,36 @@ def test_a_stray_segment_name_is_reported_not_a_traceback(tmp_path, capsys):
     assert cli("log", "verify", str(tmp_path)) == 1
     assert "seg/ffffffff: not a segment: ignored" in capsys.readouterr().out
     assert cli("log", "ack", "--accept-damage", str(tmp_path)) == 0
+
+
+def test_a_store_from_before_the_slots_alternated_loses_nothing(tmp_path, monkeypatch):
+    # an update over a bowl with records pending in the old layout (8 in a row a folder)
+    from bobing.store.log import Log
+
+    new_path = Log.slot_path
+    monkeypatch.setattr(Log, "slot_path", lambda self, seq, old=False: new_path(self, seq, True))
+    make_store(tmp_path / "data", records=300)
+    monkeypatch.setattr(Log, "slot_path", new_path)
+    store, boot, _ = boot_store(tmp_path / "data")
+    assert boot.tip == 300 and not boot.issues, boot.issues
+    assert store.log.last_end == 300  # sealed at once, before a new record overwrites an old slot
+    for seq in range(301, 320):
+        assert store.append(payload(seq)) == seq
+    report = read_log(str(tmp_path / "data"))
+    assert not report.issues and sorted(intact(report)) == list(range(1, 320))
+
+
+def test_a_stray_file_named_like_a_far_segment_moves_nothing(tmp_path):
+    # seg/7ffffff0: neither the bowl nor the host takes 2 billion records as lost
+    store = make_store(tmp_path / "data", records=300)
+    open(tmp_path / "data" / "seg" / "7ffffff0", "wb").write(b"junk")
+    for name in ("count.a", "count.b"):  # the boot lists seg/ (no segment hint)
+        os.remove(tmp_path / "data" / name)
+    store, boot, _ = boot_store(tmp_path / "data")
+    assert boot.tip == 300 and store.append(payload(301)) == 301
+    assert "segment 7ffffff0: header damaged" in boot.issues, boot.issues
+    report = read_log(str(tmp_path / "data"))
+    assert report.damaged == 0 and sorted(intact(report)) == list(range(1, 302))
 
 
 def test_a_header_claiming_a_huge_last_record_is_damage(tmp_path, capsys):
@@ -284,15 +357,56 @@ def test_a_bowl_keeps_one_id_for_life_so_its_records_never_merge_with_another(tm
 
 
 @pytest.mark.parametrize("damage", [None, b"", b"0123456789ABCDEF", b"12345", b"\xff" * 16])
-def test_a_lost_or_damaged_bowl_id_is_replaced_and_reported(tmp_path, damage):
-    store = make_store(tmp_path, records=5)
+def test_a_lost_or_damaged_bowl_id_keeps_the_id_and_is_reported(tmp_path, damage):
+    # the host files the bowl's records under its id: a new one would count them twice
+    store = make_store(tmp_path / "data", records=5)
     old = store.bowl_id
-    path = tmp_path / "id"
+    path = tmp_path / "data" / "id"
     if damage is None:
         path.unlink()
     else:
         path.write_bytes(damage)
-    store, boot, _ = boot_store(tmp_path)
+    store, boot, _ = boot_store(tmp_path / "data")
+    assert store.bowl_id == old
+    assert any(("kept from beside the store") in line for line in boot.issues), boot.issues
+    store, boot, _ = boot_store(tmp_path / "data")
+    assert store.bowl_id == old and not boot.issues
+
+
+def test_both_copies_of_the_bowl_id_lost_make_a_new_one_reported(tmp_path):
+    store = make_store(tmp_path / "data", records=5)
+    old = store.bowl_id
+    (tmp_path / "data" / "id").unlink()
+    (tmp_path / "data.keep" / "id").unlink()
+    store, boot, _ = boot_store(tmp_path / "data")
     assert store.bowl_id != old and len(store.bowl_id) == 16
     assert any(("new id %s" % store.bowl_id) in line for line in boot.issues)
-    assert boot_store(tmp_path)[0].bowl_id == store.bowl_id
+    assert boot_store(tmp_path / "data")[0].bowl_id == store.bowl_id
+
+
+def test_a_lost_store_is_not_a_new_bowl(tmp_path):
+    store = make_store(tmp_path / "data", records=300)
+    old, sealed = store.bowl_id, store.log.last_end
+    shutil.rmtree(tmp_path / "data")
+    store, boot, tail = boot_store(tmp_path / "data")
+    assert store.bowl_id == old and not tail
+    assert boot.tip == sealed + 256  # every number the lost store may have used, skipped
+    assert "store lost: records 1-%d may be lost" % boot.tip in boot.issues, boot.issues
+
+
+def test_a_stray_file_named_as_a_far_segment_is_not_two_billion_lost_records(tmp_path, capsys):
+    make_store(tmp_path)
+    open(os.path.join(tmp_path, "seg", "7ffffff0"), "wb").write(b"junk that is not a segment")
+    report = read_log(str(tmp_path))
+    assert report.damaged == 0 and sorted(intact(report)) == list(range(1, RECORDS + 1))
+    assert report.issues == ["seg/7ffffff0: neither a segment header nor a record in it: ignored"]
+
+
+def test_lifetime_games_are_whole_when_one_counter_copy_is_gone(tmp_path):
+    store = make_store(tmp_path)
+    store.append(payload(RECORDS + 1), game_start=True)  # a game start: the newest counter save
+    whole = read_log(str(tmp_path)).counters
+    assert whole["games"] == 5
+    newest = "count.a" if store.counters.generation & 1 == 0 else "count.b"
+    os.remove(os.path.join(tmp_path, newest))  # the other copy is one save behind
+    assert read_log(str(tmp_path)).counters == whole

@@ -7,6 +7,10 @@ import sys
 
 import pytest
 
+from bobing.dice import Dice, SeededBytes
+from bobing.rules import Rules
+from bobing.session import Session
+from bobing.store.store import Store
 from host_tools import db
 from host_tools.cli import main
 from host_tools.logread import read_log
@@ -109,3 +113,73 @@ def test_a_rewritten_history_is_flagged_and_not_acknowledged(tmp_path):
     assert second.bowl == first.bowl
     assert any("rewritten" in line for line in second.issues)
     assert second.acked == 0 and not os.path.exists(os.path.join(other, "ack"))
+    # again: no new issue line, but still no ack: `bobing sync` exits 1 until someone looks
+    third = sync(conn, DirSource(other), "d", "t")
+    assert third.issues == [] and third.contradicted and third.acked == 0
+
+
+def played(root, presses, seed, on_tip=lambda tip: None):
+    """root, a bowl's store played by the firmware's Session on CPython as the
+    bowl plays it (a new game whenever one ends, housekeeping after each
+    press); on_tip(tip) after each record."""
+    os.makedirs(root, exist_ok=True)
+    session = Session(Store(root), Dice(SeededBytes(seed)))
+    session.boot()
+    with open(os.path.join(root, "id"), "w") as f:
+        f.write("b0b1a9000000%04x" % seed)
+    for _ in range(presses):
+        if session.game is None or session.game.ended:
+            session.new_game(Rules("xiamen"), 6)
+        else:
+            session.throw()
+        session.maintain()
+        on_tip(session.store.seq)
+    return root
+
+
+def freed_by_another_database(root):
+    """The bowl synced into another database, which acknowledges; the bowl's
+    next boot frees what was acknowledged.  The first record it still holds."""
+    sync(db.connect(root + ".other.db"), DirSource(root), "d", "t")
+    Session(Store(root), Dice(SeededBytes(0))).boot()
+    return sync(db.connect(root + ".probe.db"), DirSource(root), "d", "t", acknowledge=False).first
+
+
+def test_a_single_record_acknowledged_to_another_database_is_reported_missing(tmp_path):
+    """The organiser's database lacks exactly one record (synced and freed
+    elsewhere in between): the sync says so, as it does for a longer gap."""
+    # where the freed records end, from the same play done once beforehand
+    first = freed_by_another_database(played(str(tmp_path / "dry" / "data"), 600, 11))
+    assert first > 2
+    root = str(tmp_path / "bowl" / "data")
+    conn = db.connect(str(tmp_path / "f.db"))
+    played(
+        root,
+        600,
+        11,
+        lambda tip: tip == first - 2 and sync(conn, DirSource(root), "d", "t", acknowledge=False),
+    )
+    assert freed_by_another_database(root) == first
+    result = sync(conn, DirSource(root), "d", "t")
+    assert any(
+        line.startswith("records %d-%d are not on the bowl" % (first - 1, first - 1))
+        for line in result.issues
+    )
+
+
+def test_a_sync_whose_commit_fails_adds_nothing_and_acknowledges_nothing(tmp_path):
+    """The database refuses the sync's last write (a full disk, a lock): not
+    one record of it is kept, the bowl is not told to free anything, and the
+    next sync brings every record in once."""
+    root = str(tmp_path / "bowl" / "data")
+    played(root, 300, 12)
+    conn = db.connect(str(tmp_path / "f.db"))
+    conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON syncs BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    with pytest.raises(sqlite3.DatabaseError, match="disk full"):
+        sync(conn, DirSource(root), "d", "t")
+    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    assert not os.path.exists(os.path.join(root, "ack"))
+    conn.execute("DROP TRIGGER refuse")
+    result = sync(conn, DirSource(root), "d", "t")
+    assert records(conn, result.bowl) == expected(root) and result.acked

@@ -6,6 +6,7 @@ corrupts the database on a wrong port."""
 
 import os
 import random
+import sqlite3
 import sys
 import threading
 
@@ -17,6 +18,7 @@ from host_tools.cli import main
 from host_tools.logread import read_log
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
+import slowdown  # noqa: E402
 import sync_bowl  # noqa: E402
 
 THROWS = 2500
@@ -33,7 +35,20 @@ def bowl(tmp_path):
 
 
 def sync(bowl, database, *extra):
-    return main(["sync", "--port", bowl.path, "--root", "data", "--db", str(database), "--wait", "1", *extra])
+    return main(
+        [
+            "sync",
+            "--port",
+            bowl.path,
+            "--root",
+            "data",
+            "--db",
+            str(database),
+            "--wait",
+            slowdown.arg(1),
+            *extra,
+        ]
+    )
 
 
 def held(database):
@@ -65,7 +80,7 @@ def test_sync_takes_every_record_once_and_the_ack_frees_the_bowl(bowl, tmp_path,
 def test_the_running_application_is_asked_to_leave_by_the_sync_line(bowl, tmp_path, capsys):
     bowl.type(b"import main\r\nthrow\r\nthrow\r\n")  # the stand-in app plays two presses
     database = tmp_path / "festival.db"
-    assert sync(bowl, database) == 0
+    assert sync(bowl, database, "--wait", slowdown.arg(60)) == 0  # answered once the app booted and took them
     rows = held(database)
     assert [s for s, _, _ in rows] == list(range(1, THROWS + 3))
 
@@ -130,11 +145,30 @@ def test_a_stalled_peer_and_a_missing_port_are_one_error_each(tmp_path, capsys):
 def test_a_newer_log_format_on_the_bowl_changes_nothing(bowl, tmp_path, capsys):
     path = os.path.join(bowl.folder, "data", "seg", segments(bowl)[0])
     data = bytearray(open(path, "rb").read())
-    data[3:4] = b"2"
+    data[3:4] = b"3"
     open(path, "wb").write(data)
     database = tmp_path / "festival.db"
     assert sync(bowl, database) == 2
-    assert "format BBL2" in capsys.readouterr().err
+    assert "format BBL3" in capsys.readouterr().err
     assert held(database) == []
     assert not os.path.exists(os.path.join(bowl.folder, "data", "ack"))
     assert rec.SEGMENT_MAGIC == b"BBL1"
+
+
+def test_a_database_another_program_holds_is_one_line_and_the_bowl_plays_on(bowl, tmp_path, capsys):
+    database = tmp_path / "festival.db"
+    db.connect(str(database)).close()
+    holder = sqlite3.connect(str(database), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program writing
+    try:
+        assert sync(bowl, database) == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "in use by another program" in err and "Traceback" not in err
+    # the sync typed `import main` on its way out: the stand-in app takes these presses
+    bowl.type(b"throw\r\nthrow\r\n")
+    # the app answers `sync` after the presses before it, once its boot replayed the log: however long that takes
+    assert sync(bowl, database, "--wait", slowdown.arg(60)) == 0
+    assert [s for s, _, _ in held(database)] == list(range(1, THROWS + 3))

@@ -9,6 +9,7 @@ import sys
 import wave
 
 import pytest
+import slowdown
 from app import speech
 
 from host_tools.cli import main
@@ -18,7 +19,7 @@ BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
 
 
 def bobing(*args):
-    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([BOBING, *args], capture_output=True, text=True, timeout=slowdown.seconds(600))
 
 
 def is_mp3(path):

@@ -19,7 +19,7 @@ wiring = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(wiring)
 
 # The README's table section of each profile.
-SECTIONS = {"devkit": "## 2. ESP32 pinout", "oled": "### 2.1 ", "cyd": "### 2.2 "}
+SECTIONS = {"s3": "## 2. ESP32 pinout", "devkit": "### 2.1 ", "oled": "### 2.2 ", "cyd": "### 2.3 "}
 # How a README row's function names a pins.py role; rows naming several GPIOs
 # name their roles in the same order ("33, 27 | THROW, REFEREE").
 ROLE_WORDS = {
@@ -116,7 +116,7 @@ def test_the_diff_names_a_moved_pin():
 
 
 def test_a_readme_row_is_read_as_its_roles_in_order():
-    text = "### 2.2 x\n\n| GPIO | function | notes |\n|---|---|---|\n| 4, 16, 17 | RGB LED red, green, blue | |\n"
+    text = "### 2.3 x\n\n| GPIO | function | notes |\n|---|---|---|\n| 4, 16, 17 | RGB LED red, green, blue | |\n"
     assert readme_pins(text, "cyd") == {"LED_RED": 4, "LED_GREEN": 16, "LED_BLUE": 17}
 
 

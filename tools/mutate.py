@@ -1,9 +1,16 @@
-"""Mutation testing of firmware/bobing/ with cosmic-ray: `make mutate [MODULE=classify]`.
+"""Mutation testing of the firmware and the host tools with cosmic-ray:
+`make mutate [MODULE=app.outcome]`.
 
-Each mutant is a one-line change to a firmware module (an operator swapped, a
-number off by one, a condition negated...); the CPython tests run against it
-and should fail.  A mutant they let through is either equivalent (the change
-cannot be seen) or a bug a user would meet that no test catches.
+Each mutant is a one-line change to a module (an operator swapped, a number
+off by one, a condition negated...); the tests that exercise the module run
+against it and should fail.  A mutant they let through is either equivalent
+(the change cannot be seen) or a bug a user would meet that no test catches.
+
+Modules are named as they are imported: `bobing.classify`, `bobing.store`
+(the package, one run), `app.outcome`, `board.inputs`, `display.color`,
+`sim.clock`, `bowl`, `host_tools.syncer`...; the engine's short names
+(`classify`, `game`, `store`...) still work.  `--list` prints every module
+and the tests each one runs.
 
 How it runs:
   * The work tree is copied to build/mutate/MODULE/tree, and cosmic-ray mutates
@@ -14,33 +21,39 @@ How it runs:
     install (whose finder maps `bobing` to this checkout), so the tests, the
     `bobing` console script and `python -m host_tools` that they start all
     import the mutated code.  The run checks this before it starts.
-  * The MicroPython-port tests are left out.  They would see the mutants
-    (tests/mp.py points MICROPYPATH at the copy's firmware/), but they compare
-    the port with CPython running the same mutated code, so a mutant makes
-    both sides agree on the wrong answer, or (mptest) repeat test_game_rules,
-    which the CPython run already makes; and they cost seconds to minutes
-    each (the power-cut suite most).  The CPython tests state the behaviour.
-  * Per module, only the test files that exercise it run, the module's own
-    first, with -x: a killed mutant costs a couple of seconds, a survivor the
-    whole selection.  MUTATE_TESTS=all runs the whole CPython side instead.
+  * The MicroPython tests run too: tests/mp.py and the virtual board take
+    firmware/ from the copy (micropython32 compiles the mutated .py into the
+    copy's build/mpy-test; ../shared is linked beside the copy), so a mutant
+    is judged where the firmware runs, power-cut guarantees included.  An
+    engine test that compares the port with CPython sees both run the same
+    mutant, so it agrees on the wrong answer: the CPython tests judge those.
+  * Per module, only the test files that exercise it run (TESTS, else every
+    test file that imports the module or runs a tests/mplib script that
+    does), the module's own first, with -x: a killed mutant costs seconds, a
+    survivor the whole selection.  MUTATE_TESTS=all runs every test file.
+  * A module's run keeps to MUTATE_MINUTES (default 30): from the unmutated
+    tests' time it estimates the run's and, if that is longer, judges every
+    k-th mutant only (in source order) and says how many it left out.
+    MUTATE_SAMPLE=k asks for every k-th mutant outright.
   * Operators: cosmic-ray replaces every binary operator by every other one
     (12 mutants per `+`) and every comparison by every other; only the
     replacements a slip of the keyboard or of the mind makes are kept (see
     KEEP_BINARY, KEEP_COMPARE), which cuts the mutants about fourfold.
 
 Cost, measured on the shared 2-core machine: about 6.5 CPU-seconds a mutant
-(a killed one 2-5 s, a survivor the whole selection); after the operator filter
-classify has 419 mutants, dice 62, names 42, rules 79, events 261, game 419.
-So a full run is about 140 CPU-minutes (over an hour even with MUTATE_JOBS=2);
-MUTATE_SAMPLE=3 with MUTATE_JOBS=2 should take about 25 minutes on two free cores
-(an estimate from those figures, not a measured run).
+for the engine's CPython tests (a killed one 2-5 s, a survivor the whole
+selection); after the operator filter classify has 419 mutants, dice 62,
+names 42, rules 79, events 261, game 419.  Modules whose tests run the
+MicroPython port or the virtual board cost more a mutant, hence the budget.
 
-Usage: python tools/mutate.py [MODULE ...]   (classify dice names rules events game store;
-default all but store)
+Usage: python tools/mutate.py [MODULE ...]   (default: every module, hours)
+       python tools/mutate.py --list         (the modules and their tests)
+       python tools/mutate.py --report [MODULE ...]  (the last run's table again)
 Prints the kill rate per module and every survivor's diff; exits 0 either way
 (a survivor is a finding, not a build failure), 2 if the unmutated tests fail.
 """
 
+import math
 import os
 import re
 import shutil
@@ -53,13 +66,12 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
 OUT = os.path.join(ROOT, "build", "mutate")
-SAMPLED_OUT = "not in the sample (MUTATE_SAMPLE)"
+SAMPLED_OUT = "not in the sample (MUTATE_SAMPLE, MUTATE_MINUTES)"
 
-DEFAULT_MODULES = ["classify", "dice", "names", "rules", "events", "game"]
-
-# Test files that exercise each module, the most direct first.
+# Test files that exercise a module, the most direct first, where finding
+# them by their imports (tests_importing) would take too many or too few.
 TESTS = {
-    "classify": [
+    "bobing.classify": [
         "test_classify.py",
         "test_rules.py",
         "test_cli_classify.py",
@@ -67,15 +79,15 @@ TESTS = {
         "test_stats.py",
         "test_cli_game.py",
     ],
-    "dice": ["test_dice.py", "test_stats.py", "test_cli_game.py"],
-    "names": [
+    "bobing.dice": ["test_dice.py", "test_stats.py", "test_cli_game.py"],
+    "bobing.names": [
         "test_cli_classify.py",
         "test_cli_game.py",
         "test_stats.py",
         "test_classify.py",
         "test_rules.py",
     ],
-    "rules": [
+    "bobing.rules": [
         "test_rules.py",
         "test_classify.py",
         "test_cli_classify.py",
@@ -84,24 +96,126 @@ TESTS = {
         "test_stats.py",
         "test_game_properties.py",
     ],
-    "events": ["test_game_properties.py", "test_game_rules.py", "test_cli_game.py", "test_store_host.py"],
-    "game": [
+    "bobing.events": [
+        "test_game_properties.py",
+        "test_game_rules.py",
+        "test_cli_game.py",
+        "test_store_host.py",
+    ],
+    "bobing.game": [
         "test_game_rules.py",
         "test_game_properties.py",
         "test_cli_game.py",
         "test_stats.py",
         "test_store_host.py",
     ],
-    "store": ["test_store_host.py", "test_cli_game.py"],
 }
 
-# Run MicroPython (firmware/ via MICROPYPATH) and are left out: see above.
-MICROPYTHON_TESTS = {
-    "test_micropython_game.py",
-    "test_micropython_rules.py",
-    "test_store_mp.py",
-    "test_store_powercut.py",
+# Folders of firmware/ whose modules are the bowl's; firmware/device/ holds build recipes.
+FIRMWARE_PACKAGES = ("bobing", "app", "board", "display", "sim")
+# Packages mutated as one module (their files share one test selection).
+WHOLE_PACKAGES = ("bobing.store",)
+SKIP_FILES = ("__init__.py", "manifest.py")
+
+
+def modules():
+    """{module name: [its files, relative to ROOT]}, in a stable order."""
+    found = {}
+
+    def add(folder, prefix):
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and name not in SKIP_FILES:
+                found[prefix + name[:-3]] = [path]
+
+    add("firmware", "")
+    for package in FIRMWARE_PACKAGES:
+        add(os.path.join("firmware", package), package + ".")
+    for package in WHOLE_PACKAGES:
+        folder = os.path.join("firmware", *package.split("."))
+        found[package] = [
+            os.path.join(folder, f)
+            for f in sorted(os.listdir(os.path.join(ROOT, folder)))
+            if f.endswith(".py")
+        ]
+    add("host_tools", "host_tools.")
+    return found
+
+
+ALIASES = {
+    name: "bobing." + name for name in ("classify", "dice", "names", "rules", "events", "game", "store")
 }
+
+
+def _mentions(module):
+    """A regex that finds an import of `module` (or a run of its file) in a test's text."""
+    package, _, leaf = module.rpartition(".")
+    if not package:  # firmware/main.py, bowl.py, boot.py: imported or run by name
+        return re.compile(r"^\s*(import|from) %s\b|\b%s\.py\b" % (leaf, leaf), re.M)
+    return re.compile(
+        r"(?<![\w.])%s\b|from %s import [^\n]*\b%s\b|%s\.py\b"
+        % (re.escape(module), re.escape(package), leaf, re.escape(module.replace(".", "/")))
+    )
+
+
+def _named(module):
+    """A regex that finds the module's name as a word in quotes: a board
+    profile ("cyd"), a command ("play" for play_cmd) that tests pick by name."""
+    return re.compile(r"[\"']%s[\"' ]" % module.rpartition(".")[2].removesuffix("_cmd"))
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def tests_importing(module, indirect=True):
+    """The test files that import `module`, or run a tests/mplib script that
+    does, else those that name it (_named), else (`indirect`) those of the
+    modules that import it: the test named after the module first, then the
+    smaller files."""
+    tests = os.path.join(ROOT, "tests")
+    mentions = _mentions(module)
+    names = [f for f in os.listdir(tests) if f.startswith("test_") and f.endswith(".py")]
+    texts = {f: _read(os.path.join(tests, f)) for f in names}
+    scripts = [
+        f[:-3]
+        for f in os.listdir(os.path.join(tests, "mplib"))
+        if f.endswith(".py") and mentions.search(_read(os.path.join(tests, "mplib", f)))
+    ]
+    runs = re.compile(r"\b(%s)(\.py\b|[\"'])|import (%s)\b" % ("|".join(scripts), "|".join(scripts)))
+    chosen = [f for f in names if mentions.search(texts[f]) or (scripts and runs.search(texts[f]))]
+    if not chosen:
+        named = _named(module)
+        chosen = [f for f in names if named.search(texts[f])]
+    if not chosen and indirect:  # reached only through another module: that one's tests
+        chosen = sorted(
+            {
+                f
+                for other, paths in modules().items()
+                if other != module and any(mentions.search(_read(os.path.join(ROOT, p))) for p in paths)
+                for f in tests_importing(other, indirect=False)
+            }
+        )
+    own = "test_" + module.rpartition(".")[2]
+    return sorted(chosen, key=lambda f: (not f.startswith(own), os.path.getsize(os.path.join(tests, f)), f))
+
+
+def module_paths(module):
+    return modules()[module]
+
+
+def test_files(module):
+    own = TESTS.get(module) or tests_importing(module)
+    if os.environ.get("MUTATE_TESTS") == "all":
+        rest = sorted(
+            f
+            for f in os.listdir(os.path.join(ROOT, "tests"))
+            if f.startswith("test_") and f.endswith(".py") and f not in own
+        )
+        return own + rest
+    return own
+
 
 KEEP_BINARY = [
     "Add_Sub",
@@ -161,25 +275,6 @@ def toml_list(items):
     return "[" + ", ".join(toml_str(s) for s in items) + "]"
 
 
-def module_paths(module):
-    if module == "store":
-        folder = os.path.join(ROOT, "firmware", "bobing", "store")
-        return ["firmware/bobing/store/" + f for f in sorted(os.listdir(folder)) if f.endswith(".py")]
-    return ["firmware/bobing/%s.py" % module]
-
-
-def test_files(module):
-    if os.environ.get("MUTATE_TESTS") == "all":
-        own = TESTS.get(module, [])
-        rest = sorted(
-            f
-            for f in os.listdir(os.path.join(ROOT, "tests"))
-            if f.startswith("test_") and f.endswith(".py") and f not in MICROPYTHON_TESTS and f not in own
-        )
-        return own + rest
-    return TESTS[module]
-
-
 def test_command(module):
     # -n 0: no xdist workers (one core per mutant); -x: stop at the first failure;
     # a fixed Hypothesis seed, so a mutant is judged the same way on every run.
@@ -211,6 +306,10 @@ def copy_tree(tree):
         dst = os.path.join(tree, name)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(src, dst)
+    # tests/mp.py finds micropython32 in ../shared beside the repository
+    shared = os.path.join(os.path.dirname(tree), "shared")
+    if not os.path.lexists(shared):
+        os.symlink(os.path.join(os.path.dirname(ROOT), "shared"), shared)
 
 
 def check_imports(tree):
@@ -259,6 +358,9 @@ def results(session):
 
 def mutate(module):
     start = time.monotonic()
+    if not test_files(module):
+        print("mutate %s: no test exercises it: nothing to judge its mutants" % module)
+        return summary(module, None, 0.0)
     work = os.path.join(OUT, module)
     tree = os.path.join(work, "tree")
     copy_tree(tree)
@@ -284,17 +386,24 @@ def mutate(module):
     print("mutate %s: baseline %.1f s, timeout %.0f s" % (module, seconds, timeout), flush=True)
     for step in (["cosmic-ray", "init", config, session], ["cr-filter-operators", session, config]):
         subprocess.run([os.path.join(BIN, step[0]), *step[1:]], cwd=tree, env=env(tree), check=True)
-    sample(session, int(os.environ.get("MUTATE_SAMPLE", "1")))
+    sample(session, os.environ.get("MUTATE_SAMPLE"), seconds, time.monotonic() - start)
     subprocess.run(
         [os.path.join(BIN, "cosmic-ray"), "exec", config, session], cwd=tree, env=env(tree), check=True
     )
     return summary(module, session, time.monotonic() - start)
 
 
-def sample(session, every):
-    """Keep every `every`-th mutant, in source order (MUTATE_SAMPLE=3: a third), for a quick look."""
-    if every <= 1:
-        return
+# The share of the unmutated tests' time a mutant costs on average, to plan
+# a run: a killed mutant stops at its first failing test, a survivor runs
+# them all.  An estimate, on the safe side.
+_MUTANT_SHARE = 0.5
+
+
+def sample(session, asked, baseline_s, spent_s):
+    """Judge every k-th mutant only, in source order, the others marked as
+    left out: k = `asked` (MUTATE_SAMPLE) if given, else the smallest that
+    keeps the module's run within MUTATE_MINUTES (baseline_s: the unmutated
+    tests' seconds, spent_s: the run's so far)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
@@ -305,15 +414,20 @@ def sample(session, every):
                 (m.module_path, tuple(m.start_pos), m.operator_name, m.occurrence) for m in item.mutations
             ],
         )
+        if asked:
+            every = int(asked)
+        else:
+            budget = max(60.0, 60 * float(os.environ.get("MUTATE_MINUTES", "30")) - spent_s)
+            every = math.ceil(len(pending) * baseline_s * _MUTANT_SHARE / budget)
         for i, item in enumerate(pending):
-            if i % every:
+            if every > 1 and i % every:
                 db.set_result(
                     item.job_id, WorkResult(output=SAMPLED_OUT, worker_outcome=WorkerOutcome.SKIPPED)
                 )
 
 
 def summary(module, session, seconds):
-    rows = results(session)
+    rows = results(session) if session else []
     killed = sum(1 for r in rows if r[4] == "killed")
     survived = [r for r in rows if r[4] == "survived"]
     other = [r for r in rows if r[3] != "skipped" and r[4] not in ("killed", "survived")]
@@ -348,22 +462,27 @@ def report(summaries):
 
 
 def main(argv):
+    names = modules()
+    if argv[:1] == ["--list"]:
+        for name in names:
+            print("%-28s %s" % (name, " ".join(test_files(name)) or "(no test imports it)"))
+        return
     if argv[:1] == ["--report"]:  # the table again, from the sessions of the last run
         report(
             [
                 summary(m, os.path.join(OUT, m, "session.sqlite"), 0.0)
-                for m in argv[1:] or DEFAULT_MODULES
+                for m in [ALIASES.get(m, m) for m in argv[1:]] or names
                 if os.path.exists(os.path.join(OUT, m, "session.sqlite"))
             ]
         )
         return
-    modules = [m for arg in argv for m in arg.replace(",", " ").split()] or DEFAULT_MODULES
-    for m in modules:
-        if m not in TESTS:
-            sys.exit("mutate: unknown module %r (choose from %s)" % (m, ", ".join(TESTS)))
+    chosen = [ALIASES.get(m, m) for arg in argv for m in arg.replace(",", " ").split()] or list(names)
+    for m in chosen:
+        if m not in names:
+            sys.exit("mutate: unknown module %r (`python tools/mutate.py --list` names them)" % m)
     jobs = int(os.environ.get("MUTATE_JOBS", "1"))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        summaries = list(pool.map(mutate, modules))
+        summaries = list(pool.map(mutate, chosen))
     report([s for s in summaries if s])
     if not all(summaries):
         sys.exit(2)

@@ -1,6 +1,7 @@
 """Build the firmware's ROMFS image: build/romfs.img.
 
-Usage: python tools/romfs_build.py [OUT]   (default build/romfs.img)
+Usage: python tools/romfs_build.py [OUT]            (default build/romfs.img)
+       python tools/romfs_build.py --device [OUT]   (default build/romfs-device.img)
 
 The image holds the .mpy tree of tools/mpy_build.py (build/mpy, brought up
 to date first: every firmware module but the freeze manifests) and the
@@ -12,16 +13,26 @@ deploy build/romfs.img` puts on an ESP32's ROMFS partition, which the
 firmware mounts at /rom: MicroPython >= 1.25 then runs the modules' bytecode
 in place from flash (docs/memory.md).  Entries are sorted by name, so the
 same tree gives the same image.
+
+build/romfs.img is what the heap tests and benches measure (tests/mp.py,
+bench/py_app.py): the whole tree, the virtual board's modules included.
+--device writes the image a bowl gets (device_tree()): the same tree
+without them, which a bowl never imports and docs/install.md flashes.
 """
 
 import os
 import sys
 
-from mpremote.romfs import VfsRomWriter
+from host_tools import firmware_tree
+from host_tools.heap import heap_holding, rom_heap, rom_kept  # the harness asks them here
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FONTS = os.path.join(ROOT, "firmware", "display", "fonts")
 IMAGE = os.path.join(ROOT, "build", "romfs.img")
+__all__ = ["heap_holding", "rom_heap", "rom_kept"]
+DEVICE_IMAGE = os.path.join(ROOT, "build", "romfs-device.img")
+# the virtual board: firmware/sim/ and its board profile, unix port only
+SIM_ONLY = tuple(p[:-3] + ".mpy" if p.endswith(".py") else p for p in firmware_tree.NOT_ON_A_BOWL)
 
 
 def image_path(mpy_dir):
@@ -29,29 +40,6 @@ def image_path(mpy_dir):
     build/mpy-test -> build/romfs-test.img."""
     folder, name = os.path.split(os.path.abspath(mpy_dir))
     return os.path.join(folder, "romfs" + name[3:] + ".img")
-
-
-def rom_kept(size):
-    """gc.mem_alloc() bytes an image of `size` bytes takes when tools/romfs_run.py
-    reads it into a bytearray: the data in whole 16-byte GC blocks (micropython32,
-    as the ESP32) plus one block for the bytearray object."""
-    return (size + 15) // 16 * 16 + 16
-
-
-def heap_holding(n):
-    """-X heapsize bytes that hold n more bytes of objects.  The heap holds
-    the collector's tables too (py/gc.c gc_setup_area), a byte of
-    allocation table per 4 blocks of 16 bytes and a byte of finaliser table
-    per 8, so it grows its objects' room in steps of 64 bytes (one table
-    byte), each taking 65.5 bytes of heap."""
-    return ((n + 63) // 64 * 131 + 1) // 2
-
-
-def rom_heap(size):
-    """Heap bytes an image of `size` bytes takes: its rom_kept() and that
-    share of the tables.  Without the tables' share a 240 KB image took
-    5.6 KB of them out of the working heap."""
-    return heap_holding(rom_kept(size))
 
 
 def _mpy_build():
@@ -78,34 +66,34 @@ def tree(mpy_dir):
     return files
 
 
-def _write(writer, files, prefix):
-    # files under `prefix` ("" or "a/b/"), this folder's files then its folders, by name
-    here = sorted(rel for rel in files if rel.startswith(prefix) and "/" not in rel[len(prefix) :])
-    names = {rel[len(prefix) :] for rel in here}
-    folders = sorted({rel[len(prefix) :].split("/")[0] for rel in files if rel.startswith(prefix)} - names)
-    for rel in here:
-        with open(files[rel], "rb") as f:
-            writer.mkfile(rel[len(prefix) :], f.read())
-    for folder in folders:
-        writer.opendir(folder)
-        _write(writer, files, prefix + folder + "/")
-        writer.closedir()
+def device_tree():
+    """{path in the image: bytes} of the bowl's image: host_tools.firmware_tree's
+    bowl_files(), what `bobing deploy` writes to a ROMFS partition (no
+    virtual board; boot.py and main.py as source, which deploy also writes
+    to the filesystem)."""
+    return firmware_tree.bowl_files()
 
 
 def image(files):
     """The ROMFS image (bytes) of `files` ({path in the image: host file})."""
-    writer = VfsRomWriter()
-    _write(writer, files, "")
-    return writer.finalise()
+    data = {}
+    for rel, path in files.items():
+        with open(path, "rb") as f:
+            data[rel] = f.read()
+    return firmware_tree.romfs_image(data)
 
 
-def build(out=IMAGE, mpy_dir=None, extra=None):
+def build(out=IMAGE, mpy_dir=None, extra=None, device=False):
     """Bring the .mpy tree up to date, write the image to `out`; returns its size in bytes.
-    extra: more files for the image, {path in the image: host file}."""
+    extra: more files for the image, {path in the image: host file};
+    device: the bowl's image, device_tree() rather than tree()."""
     mpy_build = _mpy_build()
     mpy_dir = mpy_dir or mpy_build.DEPLOY
     mpy_build.build(mpy_dir)
-    data = image({**tree(mpy_dir), **(extra or {})})
+    if device:
+        data = firmware_tree.romfs_image(device_tree())
+    else:
+        data = image({**tree(mpy_dir), **(extra or {})})
     os.makedirs(os.path.dirname(out), exist_ok=True)
     tmp = "%s.%d.tmp" % (out, os.getpid())
     with open(tmp, "wb") as f:
@@ -114,7 +102,18 @@ def build(out=IMAGE, mpy_dir=None, extra=None):
     return len(data)
 
 
+def main(args):
+    device = args[:1] == ["--device"]
+    args = args[1:] if device else args
+    if len(args) > 1 or any(arg.startswith("-") for arg in args):
+        print("usage: python tools/romfs_build.py [--device] [OUT]", file=sys.stderr)
+        return 2
+    out = os.path.abspath(args[0]) if args else DEVICE_IMAGE if device else IMAGE
+    size = build(out, device=device)
+    what = "the bowl's .mpy tree and fonts, no virtual board" if device else "firmware .mpy tree and fonts"
+    print("romfs: %d bytes (%s) in %s" % (size, what, os.path.relpath(out)))
+    return 0
+
+
 if __name__ == "__main__":
-    out = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else IMAGE
-    size = build(out)
-    print("romfs: %d bytes (firmware .mpy tree and fonts) in %s" % (size, os.path.relpath(out)))
+    sys.exit(main(sys.argv[1:]))

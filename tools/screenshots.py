@@ -15,85 +15,196 @@ pixel for pixel, with tests/golden/ (`make golden` rewrites those).
 import os
 import sys
 
-# 10 players' prizes for the end screen: holdings[seat * 6 + tier]
-_HOLDINGS = bytes(
-    (
-        3, 1, 0, 0, 0, 1,
-        4, 2, 1, 0, 0, 0,
-        2, 1, 0, 1, 0, 0,
-        5, 0, 1, 0, 1, 0,
-        3, 2, 0, 0, 0, 0,
-        1, 3, 1, 1, 0, 0,
-        4, 1, 1, 0, 1, 0,
-        3, 2, 2, 0, 0, 0,
-        5, 2, 1, 1, 0, 0,
-        2, 2, 1, 1, 0, 0,
-    )
-)  # fmt: skip
-_LEFT = (12, 6, 3, 2, 1, 1)
+# The seeded games the result, turn and end screens come from (bobing.dice.SeededBytes):
+# seed 1, ten players, xiamen rules: a 四进带一秀 at its 34th throw, the pool
+# empty after 455; seed 456, four players: 六勃红 at its 101st throw; seed 8,
+# four players, xiamen with 追: a 对堂 taken from the seat that won it last.
+_GAME_SEED = 1
+_LIUBO_HONG_SEED = 456
+_CHASE_SEED = 8
 
 
-def scenes(screen, color=False):
-    """Draw every screen in turn on `screen` (ColorScreen or MonoScreen); yields each one's name.
-    color: a ColorScreen, whose high-contrast palette has scenes of its own."""
+def _view(screen, session):
+    """The app's own drawing of a game (app.app.App's show_turn, show_result,
+    show_end and zhuangyuan, unchanged) on a stand-in holding only what they
+    read: the session, the screen, the throw decoded as the app decodes it
+    (app.outcome.Outcome), the 状元's faces and a clock (the end screen's pages
+    are timed from when it is shown)."""
+    import time
+
+    from app.app import App
+    from app.outcome import Outcome
+
+    class View:
+        shown_game = App.shown_game
+        zhuangyuan = App.zhuangyuan
+        show_turn = App.show_turn
+        show_result = App.show_result
+        show_end = App.show_end
+
+    view = View()
+    view.screen = screen
+    view.session = session
+    view.out = Outcome()
+    view._zy_faces = [1] * 6
+    view.clock = time
+    return view
+
+
+def _game(flash_dir, seed, players, options=None):
+    """The Session of a new xiamen game of `players` (rule `options` changed, as
+    `Rules` takes them) on its own log (bobing.session on a LittleFS flash in
+    flash_dir), its dice from `seed`."""
+    import os
+
+    import vfs
+    from sim.flash import FileFlash
+
+    from bobing.dice import Dice, SeededBytes
+    from bobing.events import ENTROPY_SEEDED
+    from bobing.rules import Rules
+    from bobing.session import Session
+    from bobing.store.store import Store
+
+    # a flash file of its own, unlinked once open: private to this process
+    name = "".join("%02x" % b for b in os.urandom(6))
+    path = "%s/bobing-shots-%s.img" % (flash_dir, name)
+    flash = FileFlash(path, blocks=256)
+    os.remove(path)
+    point = "/shots-" + name
+    vfs.VfsLfs2.mkfs(flash)
+    vfs.mount(vfs.VfsLfs2(flash), point)
+    session = Session(Store(point + "/data"), Dice(SeededBytes(seed)), ENTROPY_SEEDED)
+    session.boot()
+    session.new_game(Rules("xiamen", options), players)
+    return session
+
+
+def played(screen, color, flash_dir):
+    """Play the seeded games, drawing each state the examples show when the game
+    first reaches it; yields each one's name, and None before it draws (what
+    came before was play, not drawing: bench/mp_screens.py times from there)."""
     from display import texts as t
 
-    from bobing.classify import F_WUZI_YIXIU, classify
+    from bobing import names
+    from bobing.classify import KIND_NONE, kind_of
 
-    def award(faces, flags=0):
-        return classify(faces, flags)
+    session = _game(flash_dir, _GAME_SEED, 10)
+    view = _view(screen, session)
+    yield None
+    view.show_turn()
+    yield "turn_first"
+    wanted = [
+        "result_yixiu",
+        "result_new_zhuangyuan",
+        "result_combined",
+        "result_tier_empty",
+        "result_nothing",
+        "result_english",
+        "turn",
+    ]
+    while not session.game.ended:
+        out = view.out.read(session.throw())
+        tier = out.best_tier
+        new_zy = out.zy_changed and out.new_zy == out.seat
+        if new_zy and "result_new_zhuangyuan" in wanted:
+            name = "result_new_zhuangyuan"
+        elif names.award_extra(out.award) and "result_combined" in wanted:
+            name = "result_combined"
+        elif tier == 0 and "result_yixiu" in wanted:
+            name = "result_yixiu"
+        elif tier < 0 and out.empty_tier() >= 0 and "result_tier_empty" in wanted:
+            name = "result_tier_empty"
+        elif kind_of(out.award) == KIND_NONE and tier < 0 and "result_nothing" in wanted:
+            name = "result_nothing"
+        elif tier == 2 and "result_english" in wanted:
+            name = "result_english"
+        else:
+            name = None
+        if name:
+            wanted.remove(name)
+            yield None
+            screen.set_language(1 if name == "result_english" else 0)
+            view.show_result(out)
+            yield name
+            screen.set_language(0)
+            if name == "result_nothing":
+                screen.notice(t.T_RESUMED)
+                yield "notice_resumed"
+                screen.notice(-1)
+            if name == "result_new_zhuangyuan" and color:
+                screen.set_contrast(1)
+                view.show_result(out)
+                yield "contrast_result"
+                screen.notice(t.T_RESUMED)
+                yield "contrast_notice"
+                screen.set_contrast(0)
+        if "turn" in wanted and session.game.zhuangyuan() is not None and not session.game.ended:
+            wanted.remove("turn")
+            yield None
+            view.show_turn()
+            yield "turn"
+            if color:
+                screen.set_contrast(1)
+                view.show_turn()
+                yield "contrast_turn"
+                screen.set_contrast(0)
+    if wanted:
+        raise ValueError("seed %d no longer reaches %s" % (_GAME_SEED, ", ".join(wanted)))
+    yield None
+    view.show_end()
+    yield "end"
+    if not color:  # the mono end table's further pages, END_SEATS players each
+        from display.mono import END_SEATS
 
-    zy = b"\x04\x04\x04\x04\x02\x03"
+        for page in range(2, (session.game.players + END_SEATS - 1) // END_SEATS + 1):
+            screen.next_page()
+            yield "end_page%d" % page
+    if color:
+        screen.set_contrast(1)
+        view.show_end()
+        yield "contrast_end"
+        screen.set_contrast(0)
+    session = _game(flash_dir, _CHASE_SEED, 4, {"chase": "previous"})
+    view = _view(screen, session)
+    out = view.out
+    while not (any(out.taken) and not any(out.won)):  # a prize taken, none from the pool
+        if session.game.ended:
+            raise ValueError("seed %d no longer reaches a 追" % _CHASE_SEED)
+        out.read(session.throw())
+    yield None
+    view.show_result(out)
+    yield "result_taken"
+    session = _game(flash_dir, _LIUBO_HONG_SEED, 4)
+    view = _view(screen, session)
+    while not session.game.ended:
+        session.throw()
+    yield None
+    view.show_end()
+    yield "end_liubo_hong"
+
+
+def scenes(screen, color=False, flash_dir="/tmp"):
+    """Draw every screen in turn on `screen` (ColorScreen or MonoScreen); yields each
+    one's name (and None where a game was played before the next one is drawn).
+    color: a ColorScreen, whose high-contrast palette has scenes of its own.  The
+    turn, result and end screens are those of seeded games (played(), its logs'
+    flash images in flash_dir); the menu shows the app's own items and values."""
+    from app import menu
+    from app.settings import Settings
+    from display import texts as t
+
     screen.set_language(0)
     screen.attract(4, 0)
     yield "attract"
-    screen.turn(2, 4, _LEFT, -1, None)
-    yield "turn_first"
-    screen.turn(2, 4, _LEFT, 1, zy)
-    yield "turn"
+    yield from played(screen, color, flash_dir)
     screen.roll(b"\x03\x05\x01\x06\x02\x04")
     yield "roll"
-    faces = b"\x04\x02\x03\x05\x06\x06"
-    screen.result(2, faces, award(faces), 0, 1, -1, False, (11, 6, 3, 2, 1, 1), 1, zy)
-    yield "result_yixiu"
-    faces = b"\x04\x04\x04\x04\x01\x01"
-    screen.result(3, faces, award(faces), 5, 1, -1, True, (11, 6, 3, 2, 1, 0), 3, faces)
-    yield "result_new_zhuangyuan"
-    faces = b"\x05\x05\x05\x05\x05\x04"
-    screen.result(0, faces, award(faces, F_WUZI_YIXIU), 5, 1, -1, True, (10, 6, 3, 2, 1, 0), 0, faces)
-    yield "result_combined"
-    faces = b"\x01\x02\x03\x04\x05\x06"
-    screen.result(1, faces, award(faces), -1, 0, 4, False, (10, 6, 3, 2, 0, 0), 0, zy)
-    yield "result_tier_empty"
-    faces = b"\x02\x02\x03\x05\x06\x06"
-    screen.result(2, faces, award(faces), -1, 0, -1, False, (10, 6, 3, 2, 0, 0), 0, zy)
-    yield "result_nothing"
-    screen.notice(t.T_RESUMED)
-    yield "notice_resumed"
-    screen.notice(-1)
-    screen.set_language(1)
-    faces = b"\x06\x06\x06\x06\x02\x03"
-    screen.result(4, faces, award(faces), 2, 1, -1, False, (10, 6, 2, 2, 0, 0), 0, zy)
-    yield "result_english"
-    screen.set_language(0)
-    screen.end(1, 3, b"\x04\x04\x04\x04\x01\x01", _HOLDINGS, 10, "5e1f03a9")
-    yield "end"
-    screen.end(2, 1, b"\x04\x04\x04\x04\x04\x04", _HOLDINGS, 4, "0b7d22c4")
-    yield "end_liubo_hong"
-    items = (
-        t.T_NEW_GAME,
-        t.T_PLAYERS,
-        t.T_RULES,
-        t.T_PRIZE_SETS,
-        t.T_WHO_STARTS,
-        t.T_ACCEPT_TIME,
-        t.T_KIOSK,
-        t.T_BACK,
-    )
-    screen.menu(t.T_MENU, items, ("", "6", "xiamen", "1", "", "30 ms", "on", ""), 1)
+    settings = Settings("/no-settings").values  # the defaults a new bowl has
+    values = menu.values(settings)
+    screen.menu(t.T_MENU, menu.ITEMS, values, 1)
     yield "menu"
-    items = (t.T_VOLUME, t.T_MUTE, t.T_BRIGHTNESS, t.T_LANGUAGE, t.T_SPEECH, t.T_LARGE_TEXT, t.T_BACK)
-    screen.menu(t.T_SETTINGS, items, ("3", "off", "5", "pinyin", "off", "on", ""), 3)
+    screen.menu(t.T_MENU, menu.ITEMS, values, len(menu.ITEMS) - 1)
     yield "settings"
     screen.pin(2, 7)
     yield "pin"
@@ -117,19 +228,7 @@ def scenes(screen, color=False):
     screen.set_contrast(1)
     screen.attract(4, 0)
     yield "contrast_attract"
-    screen.turn(2, 4, _LEFT, 1, zy)
-    yield "contrast_turn"
-    faces = b"\x04\x04\x04\x04\x01\x01"
-    screen.result(3, faces, award(faces), 5, 1, -1, True, (11, 6, 3, 2, 1, 0), 3, faces)
-    yield "contrast_result"
-    screen.notice(t.T_RESUMED)
-    yield "contrast_notice"
-    screen.notice(-1)
-    screen.end(1, 3, b"\x04\x04\x04\x04\x01\x01", _HOLDINGS, 10, "5e1f03a9")
-    yield "contrast_end"
-    screen.menu(
-        t.T_MENU, (t.T_IDLE_TIMEOUT, t.T_HIGH_CONTRAST, t.T_VIBRATION, t.T_BACK), ("off", "on", "off", ""), 1
-    )
+    screen.menu(t.T_MENU, menu.ITEMS, values, menu.ITEMS.index(t.T_HIGH_CONTRAST))
     yield "contrast_menu"
     screen.message(t.T_VOID_ASK, t.T_PRESS_AGAIN)
     yield "contrast_void_ask"
@@ -145,7 +244,9 @@ def dump(kind, out_dir):
         screen, glass = panels.color_screen(kind, out_dir + "/glass.mem")
     else:
         screen, glass = panels.mono_screen(kind)
-    for name in scenes(screen, color):
+    for name in scenes(screen, color, out_dir):
+        if name is None:
+            continue
         glass.save("%s/%s.gls" % (out_dir, name))
         print(name)
 
@@ -189,19 +290,18 @@ CLASSES = (("color", "st7789", 2), ("mono", "ssd1306", 4))
 
 def main(argv=None):
     """Screenshots into OUT (default docs/screens); --golden: the golden images, 1 px a pixel."""
+    import argparse
     import tempfile
 
     from PIL import Image
 
-    argv = sys.argv[1:] if argv is None else argv
-    golden = "--golden" in argv
-    argv = [a for a in argv if a != "--golden"]
-    out = (
-        argv[0]
-        if argv
-        else os.path.join(ROOT, "tests", "golden")
-        if golden
-        else os.path.join(ROOT, "docs", "screens")
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("out", nargs="?", help="the folder to write into")
+    parser.add_argument("--golden", action="store_true", help="the golden images, 1 px a pixel")
+    args = parser.parse_args(argv)
+    golden = args.golden
+    out = args.out or (
+        os.path.join(ROOT, "tests", "golden") if golden else os.path.join(ROOT, "docs", "screens")
     )
     for cls, kind, scale in CLASSES:
         folder = os.path.join(out, cls) if golden else out

@@ -4,8 +4,9 @@ Usage: python tools/wiring.py [OUT]   (default hardware/)
 
 Writes, with schemdraw's pure-Python SVG backend (no timestamps, no random
 ids: the same pins.py always gives the same bytes):
-  wiring-devkit.svg, wiring-oled.svg, wiring-cyd.svg  every pin of a board
-      profile, from the ESP32 to what it drives (hardware/README.md §2);
+  wiring-s3.svg, wiring-devkit.svg, wiring-oled.svg, wiring-cyd.svg  every
+      pin of a board profile, from the ESP32 to what it drives
+      (hardware/README.md §2; sh1106 is wired as oled, cyd2usb as cyd);
   wiring-switch-jack.svg  the THROW input: big button and 3.5 mm jack in
       parallel, 10 kOhm pull-up, 1 kOhm series, 100 nF, TVS (§4.2);
   wiring-dfplayer.svg  the speech module on UART2 with BUSY (§4.5);
@@ -26,7 +27,7 @@ import schemdraw.elements as elm
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PINS_PY = os.path.join(ROOT, "firmware", "board", "pins.py")
 HARDWARE = os.path.join(ROOT, "hardware")
-PROFILES = ("devkit", "oled", "cyd")
+PROFILES = ("s3", "devkit", "oled", "cyd")
 # Constants of a profile that are bus settings, not GPIOs (name suffixes).
 NOT_PINS = ("_ID", "_HZ", "ADDR")
 
@@ -87,7 +88,13 @@ _CYD_ROLES = {
 
 def describe(pins, profile):
     """(title, [(role, gpio, destination, part)]) of a profile, in pins.py's order of roles."""
-    if profile == "devkit":
+    if profile == "s3":
+        panel = "ST7789 TFT"
+        title = 's3: ESP32-S3-DevKitC-1 N8R8 + 2.0" ST7789 on SPI(%d) (SPI2, IO_MUX pins), %d MHz' % (
+            pins.get(pins.S3, "SPI_ID"),
+            pins.get(pins.S3, "SPI_HZ") // 1_000_000,
+        )
+    elif profile == "devkit":
         panel = "ST7789 TFT"
         title = 'devkit: ESP32-DevKitC (WROOM-32E) + 2.0" ST7789 on SPI(%d), %d MHz' % (
             pins.get(pins.DEVKIT, "SPI_ID"),
@@ -176,7 +183,7 @@ def profile_svg(pins, profile):
             pinspacing=1.6,
             edgepadW=4,
         )
-        .label("ESP32", loc="top")
+        .label("ESP32-S3" if profile == "s3" else "ESP32", loc="top")
         .at((0, 0))
     )
     drawing += esp32

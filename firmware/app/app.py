@@ -26,14 +26,20 @@ waits for it as the lock-out (presses ignored while it plays, as while the
 result is drawn), and the speaker gives up on a clip that never starts, so
 a missing module costs at most its START_MS.  The referee's first short
 press repeats the last announcement (and opens the void question); the
-confirming press voids.
+confirming press voids, a THROW instead cancels and says the standings.
+
+One switch (the SCAN setting, docs/accessibility.md): instead of waiting
+for THROW, the bowl offers throw (or new game), 再一次 and 玩家奖品 in turn;
+THROW takes the offer being made, so the switch alone plays, repeats, hears
+the standings and starts the next game.
 
 Serial commands (docs/events.md): while waiting for a press, and while an
 announcement plays, the app reads lines from board.serial.readline() every
 _SERIAL_MS.  `sync` (the host's, docs/sync.md) ends run() at the next wait:
 never inside a throw, the log durable, settings saved; run() prints
 {"event": "sync"} and turns Ctrl-C back on, and bowl.run() returns to the
-REPL.  Any other line is ignored.
+REPL.  In kiosk mode `sync` opens only to the bowl's key (app/gate.py).
+Any other line is ignored.
 """
 
 import gc
@@ -61,6 +67,7 @@ _RESULT_HOLD_MS = const(4000)
 _CONFIRM_MS = const(5000)
 _KIOSK_END_MS = const(30000)
 _END_PAUSE_MS = const(2000)  # the final result stays up this long before the end screen
+_END_PAGE_MS = const(3000)  # the end screen's next page of seats after this long (a mono panel's)
 _BUSY_LIMIT_MS = const(10000)  # longer away from the input than this: the loop is hung
 _SERIAL_MS = const(50)  # how often serial command lines are read while waiting
 
@@ -92,9 +99,13 @@ class App:
         # a serial without readline() (the headless sim's stdin holds presses) takes no commands
         self.commands = getattr(board.serial, "readline", None)
         self.sync_asked = False
+        self.gate = None  # app/gate.py: loaded by the first line a kiosk bowl must judge
         # the announcement being built, or the last one said (kept for the
         # referee's repeat); None: the board has no speaker
         self.said = None if board.speaker is None else speech.Announcement()
+        # the standings, the menu and the scan's offers: said aside, so that the
+        # last announcement stays for the repeat
+        self.aside = None if board.speaker is None else speech.Announcement()
         self.speech_on = True
         self.out = Outcome()
         self.fresh_start = fresh_start
@@ -102,6 +113,7 @@ class App:
         self.stopped = -1  # the text of the stop message (out of service, flash full), -1: playing
         self.hold = -1  # ms the result stays before the turn screen, -1: nothing pending
         self.busy_since = self.clock.ticks_ms()
+        self.paged_at = self.busy_since  # when the end screen last turned a page
         self.noticed = -1  # the notice band shown, -1: none
         self.lit = False  # the ready lamp, as last set
         self.warned = False  # flash nearly full, told once per boot
@@ -138,6 +150,8 @@ class App:
             if issue:
                 self.note(issue)
                 self.live.status("settings", issue)
+            if session.store.key_switched:  # a new key took the chain: the host's re-key, or anyone's
+                self.note("key %d installed" % session.store.key_switched)
             if self.rng.failed:
                 self.stop_rng()
                 self.speak()
@@ -163,8 +177,10 @@ class App:
                 self.lamp(True)
             elif game is not None:
                 self.show_end()
+                self.live.status("waiting", "game over: THROW starts the next")
             else:
                 self.screen.attract(self.settings[S.PLAYERS], self.settings[S.PRESET])
+                self.live.status("waiting", "no game yet: THROW starts one")
             self.check_space()
             self.speak()
         finally:
@@ -182,10 +198,12 @@ class App:
         sound.vibrate = bool(s[S.VIBRATION])
         self.screen.set_language(s[S.LANGUAGE])
         self.screen.set_contrast(s[S.CONTRAST])
-        if self.said is not None:
+        said = self.said
+        aside = self.aside
+        if said is not None and aside is not None:
             speaker = self.board.speaker
             self.speech_on = bool(s[S.SPEECH])
-            self.said.language = s[S.SPEECH_LANGUAGE]  # the card folder
+            said.language = aside.language = s[S.SPEECH_LANGUAGE]  # the card folder
             speaker.volume(s[S.SPEECH_VOLUME])
             if not self.speech_on:
                 speaker.stop()
@@ -209,6 +227,7 @@ class App:
             await self.play()
         except SyncRequested:
             pass
+        self.session.settle()  # the restart after the sync is no power-cut recovery
         self.lamp(False)
         self.board.sound.stop()
         self.screen.message(T.T_SYNC_MODE, -1)
@@ -229,7 +248,9 @@ class App:
                 elif event == ins.REFEREE:
                     await self.repeat()
                 continue
-            if game is None:
+            if self.settings[S.SCAN]:
+                event = await self.scan(T.T_NEW_GAME if game is None or game.ended else T.T_PRESS_TO_THROW)
+            elif game is None:
                 event = await self.wait(-1)
             elif game.ended:
                 event = await self.wait(_KIOSK_END_MS if self.settings[S.KIOSK] else -1)
@@ -259,25 +280,40 @@ class App:
                 await self.repeat()
 
     def polled(self):
-        """Read the serial's command lines; True once `sync` came."""
+        """Read the serial's command lines; True once `sync` came (and, on a
+        kiosk bowl with a key, the answer to its challenge: app/gate.py)."""
         read = self.commands
         if read is not None:
             line = read()
             while line is not None:
-                if line.strip() == b"sync":
+                if self.opens(line.strip()):
                     self.sync_asked = True
                 line = read()  # anything else is garbage: ignored
         return self.sync_asked
 
-    async def wait(self, timeout_ms):
-        """The next press (THROW, REFEREE, REFEREE_LONG) or 0 on timeout;
+    def opens(self, line):
+        """True if this command line opens the bowl for the host's sync: `sync`
+        on a family bowl; on a kiosk bowl, as its gate judges (its code and
+        names loaded only then: a bowl's names are never freed)."""
+        if not self.settings[S.KIOSK]:
+            return line == b"sync"
+        gate = self.gate
+        if gate is None:
+            from app.gate import Gate
+
+            gate = self.gate = Gate(self)
+        return gate.opens(line)
+
+    async def wait(self, timeout_ms, quiet=False):
+        """The next press (THROW, REFEREE, REFEREE_LONG) or 0 on timeout
+        (with quiet, timeout_ms counted from when the speaker fell silent);
         the stuck-switch hint is handled here.  SyncRequested once the host's
         `sync` line came (checked every _SERIAL_MS while waiting).  A wait
         without a timeout goes dark after the idle timeout, and the press
         that lights it again is taken here: the caller never sees it."""
         idle = self.settings[S.IDLE_MIN]
         if timeout_ms >= 0 or not idle:
-            return await self._wait(timeout_ms)
+            return await self._wait(timeout_ms, quiet)
         while True:
             event = await self._wait(idle * 60000)
             if event:
@@ -292,35 +328,48 @@ class App:
                 board.backlight(True)
                 board.lamp(self.lit)
 
-    async def _wait(self, timeout_ms):
+    async def _wait(self, timeout_ms, quiet=False):
         # the last turn's garbage, freed while nothing happens (a few ms the
         # player does not see) rather than in the middle of the next press
         gc.collect()
         ins = self.inputs
         clock = self.clock
-        start = clock.ticks_ms()
-        while True:
+        start = read_at = clock.ticks_ms()
+        # one loop for the switches and the serial that awaits only sleeps:
+        # a coroutine awaited for each slice of the wait would be an object
+        # made 20 times a second for as long as the bowl waits (docs/memory.md)
+        ins.waiting = True
+        try:
             if self.polled():
                 raise SyncRequested()
-            step = timeout_ms
-            if self.commands is not None:
-                step = _SERIAL_MS
+            while True:
+                event = ins.take()
+                if event == ins.STUCK:
+                    self.notice(T.T_RELEASE_SWITCH)
+                    self.live.status("stuck", "a switch is held")
+                elif event == ins.RELEASED:
+                    self.notice(-1)
+                elif event:
+                    return event
                 if timeout_ms >= 0:
-                    left = timeout_ms - clock.ticks_diff(clock.ticks_ms(), start)
-                    if left <= 0:
+                    if quiet and self.speaking():
+                        start = clock.ticks_ms()
+                    elif clock.ticks_diff(clock.ticks_ms(), start) >= timeout_ms:
                         return 0
-                    step = min(step, left)
-            event = await ins.next(step)
+                await clock.sleep_ms(ins.POLL_MS)
+                now = clock.ticks_ms()
+                # an end screen with more seats than the mono panel's page turns
+                # its pages by itself, through whatever wait the end is in
+                if clock.ticks_diff(now, self.paged_at) >= _END_PAGE_MS:
+                    self.paged_at = now
+                    self.screen.next_page()
+                if clock.ticks_diff(now, read_at) >= _SERIAL_MS:
+                    read_at = now
+                    if self.polled():
+                        raise SyncRequested()
+        finally:
+            ins.waiting = False
             self.busy_since = clock.ticks_ms()
-            if event == 0 and step != timeout_ms:
-                continue  # a slice of the wait, not its end
-            if event == ins.STUCK:
-                self.notice(T.T_RELEASE_SWITCH)
-                self.live.status("stuck", "a switch is held")
-            elif event == ins.RELEASED:
-                self.notice(-1)
-            else:
-                return event
 
     # --- a turn ----------------------------------------------------------------------
 
@@ -376,12 +425,18 @@ class App:
             return
         screen = self.screen
         faces = self._roll_faces
+        spin = self._spin
         for _ in range(_FRAMES):  # what the dice show while rolling: not the RNG's bytes
             for i in range(6):
-                self._spin = (self._spin * 1103515245 + 12345) & 0x3FFFFFFF
-                faces[i] = (self._spin >> 16) % 6 + 1
+                # a 16-bit xorshift: every value a small int (a 30-bit LCG's
+                # product was a big int, 48 of them a roll, docs/memory.md)
+                spin ^= (spin << 7) & 0xFFFF
+                spin ^= spin >> 9
+                spin ^= (spin << 8) & 0xFFFF
+                faces[i] = spin % 6 + 1
             screen.roll(faces)
             await self.clock.sleep_ms(_FRAME_MS)
+        self._spin = spin
         self.show_result(out)
         self.board.sound.play(sounds.for_award(out.award))
         await self.announce(out)
@@ -394,12 +449,13 @@ class App:
         self.live.turn(game, out)
         said = self.said
         if said is not None:
-            speech.throw(said, game.last_events(), game)
+            speech.throw(said, out.batch, game)
         self.session.maintain()
         self.check_space()
         self.speak()
         await self.clock.sleep_ms(_ANNOUNCE_MS)
-        await self.spoken()
+        while self.speaking():
+            await self.clock.sleep_ms(_SERIAL_MS)
         if game.ended:
             await self.clock.sleep_ms(_END_PAUSE_MS)
             self.show_end()
@@ -416,10 +472,13 @@ class App:
         (counted from the end of the repeat: presses during it are ignored)."""
         self.screen.message(T.T_VOID_ASK, T.T_PRESS_AGAIN)
         await self.repeat(True)
-        if await self.wait(_CONFIRM_MS) != self.inputs.REFEREE:
-            self.show_turn()  # anything else, or nothing, cancels: never a throw
-            return
         ins = self.inputs
+        event = await self.wait(_CONFIRM_MS)
+        if event != ins.REFEREE:
+            self.show_turn()  # anything else, or nothing, cancels: never a throw
+            if event == ins.THROW:
+                await self.standings()
+            return
         ins.lock()
         self.unsaid()
         try:
@@ -440,12 +499,13 @@ class App:
 
     # --- speech ----------------------------------------------------------------------
 
-    def speak(self):
-        """Hand the announcement built so far to the speaker's queue (it plays
-        from the speaker's own task); returns at once.  With speech off it is
-        built but not sent, so switching speech on makes the next repeat say
-        what is on the screen."""
-        said = self.said
+    def speak(self, said=None):
+        """Hand the announcement built so far (or `said`, the aside one) to the
+        speaker's queue (it plays from the speaker's own task); returns at once.
+        With speech off it is built but not sent, so switching speech on makes
+        the next repeat say what is on the screen."""
+        if said is None:
+            said = self.said
         if said is not None and self.speech_on and said.count:
             self.board.speaker.say(said.clips, said.count, said.language)
 
@@ -478,19 +538,83 @@ class App:
         self.speak()
         said.count = count
         said.truncated = truncated
+        await self.locked_out()
+
+    async def standings(self):
+        """玩家奖品: each player's prizes, the pool and the 状元's holder
+        (speech.standings), said aside, presses locked out while it plays."""
+        aside = self.aside
+        game = self.session.game
+        if aside is None or game is None:
+            return
+        speech.standings(aside, game)
+        self.speak(aside)
+        await self.locked_out()
+
+    async def scan(self, first):
+        """One-switch play (the SCAN setting: seconds an offer stays open):
+        the bowl offers `first` (throw, or a new game), 再一次 (the last
+        announcement again) and 玩家奖品 (the standings) in turn, each on the
+        notice band and spoken; THROW while an offer is said, or within SCAN
+        seconds after, takes it.  After a repeat or the standings the offers
+        start again from `first`.  Returns THROW for `first`, or a REFEREE
+        press as it came (the referee's buttons work as without the scan)."""
+        ins = self.inputs
+        offers = 2 if self.session.game is None else 3  # no standings before the first game
+        offer = 0
+        self.noticed = -1  # the screen may have been redrawn (a void question, the menu)
+        # what is being said (the end of a game, a resume: not locked out) is
+        # heard out first; a press cuts it short and the offers begin
+        if self.speaking():
+            event = await self.wait(0, True)
+            if event == ins.THROW:
+                self.board.speaker.stop()
+            elif event:
+                return event
+        while True:
+            text = first if offer == 0 else T.T_AGAIN if offer == 1 else T.T_STANDINGS
+            self.notice(text)
+            aside = self.aside
+            if aside is not None:
+                aside.clear()
+                aside.text(text)
+                self.speak(aside)
+            event = await self.wait(self.settings[S.SCAN] * 1000, True)
+            if event != ins.THROW:
+                if event:
+                    return event
+                offer = (offer + 1) % offers
+                if offer == 0 and self.hold >= 0:  # a round unanswered: the result gives way
+                    self.hold = -1
+                    self.show_turn()
+                    self.noticed = -1
+            elif offer == 0:
+                self.hold = -1
+                return event
+            else:
+                if offer == 1:
+                    await self.repeat()
+                else:
+                    await self.standings()
+                offer = 0
+
+    async def locked_out(self):
+        """Presses ignored while the announcement just handed over plays."""
         self.inputs.lock()
-        await self.spoken()
+        while self.speaking():
+            await self.clock.sleep_ms(_SERIAL_MS)
         self.inputs.unlock()
 
-    async def spoken(self):
-        """Wait while an announcement plays (the lock-out of hardware/README.md 9);
-        the caller has locked the presses.  A `sync` line ends the wait early:
-        the press is durable and shown, only its words are cut short."""
-        speaker = self.board.speaker
-        clock = self.clock
-        while self.said is not None and self.speech_on and speaker.speaking and not self.polled():
-            self.busy_since = clock.ticks_ms()  # a healthy wait, however long the words
-            await clock.sleep_ms(_SERIAL_MS)
+    def speaking(self):
+        """True while an announcement plays: the caller, which has locked the
+        presses (the lock-out of hardware/README.md 9), waits _SERIAL_MS and
+        asks again; a plain call, not a coroutine, so the wait allocates
+        nothing.  A `sync` line ends the wait early: the press is durable and
+        shown, only its words are cut short."""
+        if self.said is not None and self.speech_on and self.board.speaker.speaking and not self.polled():
+            self.busy_since = self.clock.ticks_ms()  # a healthy wait, however long the words
+            return True
+        return False
 
     # --- stops -----------------------------------------------------------------------
 
@@ -552,44 +676,51 @@ class App:
         return game
 
     def zhuangyuan(self):
-        """(seat, faces) of the 状元 now: (-1, faces unchanged) if nobody."""
-        zy = self.shown_game().zhuangyuan()
-        if zy is None:
-            return -1, self._zy_faces
-        code = zy[1]
+        """The seat of the 状元 now (-1: nobody), its faces in self._zy_faces
+        (unchanged if nobody): no tuple, as drawing a result must not allocate."""
+        game = self.shown_game()
+        seat = game.holder()
+        if seat == ev.NO_SEAT:
+            return -1
+        code = game.zy_dice[seat]
         faces = self._zy_faces
         for i in range(5, -1, -1):
             faces[i] = code % 6 + 1
             code //= 6
-        return zy[0], faces
+        return seat
 
     def show_turn(self):
         game = self.shown_game()
-        seat, faces = self.zhuangyuan()
-        self.screen.turn(game.turn, game.players, game.remaining, seat, faces)
+        seat = self.zhuangyuan()
+        self.screen.turn(game.turn, game.players, game.remaining, seat, self._zy_faces)
 
     def show_result(self, out):
         game = self.shown_game()
-        seat, faces = self.zhuangyuan()
-        won_tier, won_count = out.best_won()
+        seat = self.zhuangyuan()
         self.screen.result(
             out.seat,
             out.faces,
             out.award,
-            won_tier,
-            won_count,
+            out.best_tier,
+            out.best_count,
             out.empty_tier(),
             out.zy_changed and out.new_zy == out.seat,
             game.remaining,
             seat,
-            faces,
+            self._zy_faces,
         )
 
     def show_end(self):
+        self.paged_at = self.clock.ticks_ms()
         game = self.shown_game()
-        seat, faces = self.zhuangyuan()
+        seat = self.zhuangyuan()
         self.screen.end(
-            game.end_reason, seat, faces, game.holdings, game.players, self.session.store.audit_code()
+            game.end_reason,
+            seat,
+            self._zy_faces,
+            game.holdings,
+            game.players,
+            self.session.store.audit_code(),
         )
 
     def redraw(self):

@@ -3,8 +3,11 @@
 In the menu: REFEREE (short) moves to the next item; THROW or a REFEREE
 long press takes the item (a setting steps to its next value, wrapping).
 PIN entry: THROW steps the digit 0-9, REFEREE takes it; four digits.  In
-kiosk mode the menu opens only after the right PIN.  Nothing here throws
-or voids: the throw input is disabled while the menu is open.
+kiosk mode the menu opens only after the right PIN, and Ctrl-C stays off
+in it as in play (only the host's sync turns it on).  Nothing here throws
+or voids: the throw input is disabled while the menu is open.  Each item
+and its value are spoken as they are reached (say_item), for a blind
+operator; the PIN's digits are not.
 """
 
 from display import texts as T
@@ -12,6 +15,7 @@ from micropython import const
 
 from app import settings as S
 from app import sounds
+from app import speech as sp
 from bobing.rules import PRESETS
 from bobing.store.log import StoreFull
 
@@ -43,6 +47,7 @@ ITEMS = (
     T.T_IDLE_TIMEOUT,
     T.T_HIGH_CONTRAST,
     T.T_VIBRATION,
+    T.T_ONE_SWITCH,
     T.T_BACK,
 )
 # the setting each item steps, 255: an action
@@ -69,6 +74,7 @@ _SETTING = bytes(
         S.IDLE_MIN,
         S.CONTRAST,
         S.VIBRATION,
+        S.SCAN,
         255,
     )
 )
@@ -90,6 +96,8 @@ def values(settings):
             out.append(VOICES[v] if v < len(VOICES) else "folder %d" % v)
         elif k == S.IDLE_MIN:
             out.append("%d min" % v if v else "off")
+        elif k == S.SCAN:
+            out.append("%d s" % v if v else "off")
         elif k == S.SPEECH_VOLUME:
             out.append("vol %d" % v)
         elif k == S.LANGUAGE:
@@ -105,9 +113,79 @@ def values(settings):
     return out
 
 
+def say_item(app, i, lead=-1):
+    """Say item i and its value, after the text `lead` (-1: none), as the item
+    is reached and after each step: a blind operator hears where the menu is."""
+    said = app.aside
+    if said is None:
+        return
+    said.clear()
+    if lead >= 0:
+        said.text(lead)
+    said.text(ITEMS[i])
+    k = _SETTING[i]
+    if k != 255:
+        _say_value(said, k, app.settings[k])
+    app.speak(said)
+
+
+def _say_value(said, k, v):
+    # the spoken form of values(): the same words, with their units
+    if k == S.PRESET:
+        said.add(sp.CLIP_PRESET + v)
+    elif k == S.STARTER:
+        said.text(T.T_SEAT_ONE if v else T.T_DRAW)
+    elif k == S.MUTE or k == S.KIOSK or k == S.SPEECH or k == S.CONTRAST or k == S.VIBRATION:
+        said.text(T.T_ON if v else T.T_OFF)
+    elif k == S.LANGUAGE:
+        said.text(T.T_ENGLISH if v else T.T_PINYIN)
+    elif k == S.SPEECH_LANGUAGE and v < len(VOICES):
+        said.add(sp.CLIP_VOICE + v)
+    elif k == S.SPEECH_LANGUAGE:
+        said.add(sp.CLIP_FOLDER)
+        said.number(v)
+    elif (k == S.IDLE_MIN or k == S.SCAN) and not v:
+        said.text(T.T_OFF)
+    else:
+        said.number(v)
+        if k == S.IDLE_MIN:
+            said.add(sp.CLIP_MINUTES)
+        elif k == S.SCAN:
+            said.add(sp.CLIP_SECONDS)
+        elif k == S.ACCEPT_MS or k == S.REARM_MS or k == S.LONG_MS:
+            said.add(sp.CLIP_MS)
+
+
+def _say(app, text):
+    said = app.aside
+    if said is not None:
+        said.clear()
+        said.text(text)
+        app.speak(said)
+
+
+def _say_lifetime(app, life):
+    said = app.aside
+    if said is None:
+        return
+    said.clear()
+    said.text(T.T_LIFETIME)
+    for text, count in (
+        (T.T_GAMES, life["games"]),
+        (T.T_THROWS, life["throws"]),
+        (T.T_RECOVERIES, life["recoveries"]),
+        (T.T_BOOTS, app.boots),
+    ):
+        said.text(text)
+        said.number(count)
+    app.speak(said)
+
+
 async def pin_entry(app):
-    """Four digits from the two buttons: the number, or -1 (given up)."""
+    """Four digits from the two buttons: the number, or -1 (given up).
+    Only 输入密码 is said: digits said aloud would tell the PIN to the room."""
     ins = app.inputs
+    _say(app, T.T_ENTER_PIN)
     value = 0
     digit = 0
     entered = 0
@@ -134,10 +212,10 @@ async def operator_menu(app):
     if settings[S.KIOSK]:
         if await pin_entry(app) != settings[S.PIN]:
             app.screen.message(T.T_WRONG_PIN, -1)
+            _say(app, T.T_WRONG_PIN)
             app.live.status("pin", "wrong PIN")
             await app.clock.sleep_ms(SHOW_MS)
             return False
-    app.board.kbd_intr(True)
     saved = list(settings.values)
     try:
         return await _items(app, settings)
@@ -154,8 +232,11 @@ async def _items(app, settings):
     """The menu's items until Back, New game or a timeout; True for New game."""
     ins = app.inputs
     selected = 0
+    lead = T.T_MENU
     while True:
         app.screen.menu(T.T_MENU, ITEMS, values(settings), selected)
+        say_item(app, selected, lead)
+        lead = -1
         event = await app.wait(MENU_TIMEOUT_MS)
         if event == ins.REFEREE:
             selected = (selected + 1) % len(ITEMS)
@@ -167,8 +248,7 @@ async def _items(app, settings):
         k = _SETTING[selected]
         if k != 255:
             settings.step(k)
-            app.apply_settings()
-            app.board.kbd_intr(True)
+            app.apply_settings()  # Ctrl-C as the kiosk setting now says, never on in kiosk mode
         elif item == T.T_NEW_GAME:
             return True
         elif item == T.T_PIN:
@@ -178,6 +258,7 @@ async def _items(app, settings):
         elif item == T.T_LIFETIME:
             life = app.session.store.lifetime()
             app.screen.lifetime(life["games"], life["throws"], life["recoveries"], app.boots)
+            _say_lifetime(app, life)
             await app.wait(MENU_TIMEOUT_MS)
         elif item == T.T_ABOUT:
             app.screen.about(app.board.entropy, app.VERSION, app.board.name)

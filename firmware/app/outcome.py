@@ -13,10 +13,14 @@ class Outcome:
     seat (0-based), void, faces (six ints), award (the classify() bits),
     won[tier] / taken[tier] (prizes from the pool / from another seat),
     missed (bit set of empty tiers), shared[tier], new_zy (the ZY event's
-    seat or _NONE), zy_changed, skipped (bit set of seats), end_reason (0: on).
+    seat or _NONE), zy_changed, skipped (bit set of seats), end_reason (0: on),
+    best_tier / best_count (the highest tier this throw won or took and how
+    many, or _NONE and 0), batch (the bytes read: the speaker reads them too).
     """
 
     def __init__(self):
+        self._event = [0] * ev.EVENT_SIZE  # the event being read: a batch is read in place
+        self.batch = b""
         self.faces = [1] * 6
         self.won = [0] * 6
         self.taken = [0] * 6
@@ -32,13 +36,19 @@ class Outcome:
         self.new_zy = _NONE
         self.skipped = 0
         self.end_reason = 0
+        self.best_tier = _NONE
+        self.best_count = 0
         for i in range(6):
             self.won[i] = self.taken[i] = self.shared[i] = 0
 
     def read(self, batch):
         """Fill from an event batch's bytes; returns self."""
         self.clear()
-        for e in ev.decode_batch(batch)[2]:
+        self.batch = batch
+        e = self._event
+        pos = ev.read_head(batch, e)
+        while pos < len(batch):
+            pos = ev.read_event(batch, pos, e)
             kind = e[0]
             if kind == ev.THROW:
                 self.seat = e[1]
@@ -67,15 +77,13 @@ class Outcome:
                 self.missed |= 1 << e[1]
             elif kind == ev.END:
                 self.end_reason = e[1]
-        return self
-
-    def best_won(self):
-        """(tier, count) of the highest tier this throw won or took, or (_NONE, 0)."""
         for tier in range(5, -1, -1):
             n = self.won[tier] + self.taken[tier]
             if n:
-                return tier, n
-        return _NONE, 0
+                self.best_tier = tier
+                self.best_count = n
+                break
+        return self
 
     def empty_tier(self):
         """The highest tier the throw won but found empty, or _NONE."""

@@ -36,7 +36,8 @@ SPEECH_VOLUME = const(14)  # the module's 0..30 (hardware/README.md 4.5: <= 20 o
 IDLE_MIN = const(15)  # minutes without a press before the screen goes dark, 0: never (switch users)
 CONTRAST = const(16)  # 1: high contrast (colour: white and yellow on black; OLED: full contrast)
 VIBRATION = const(17)  # 1: the vibration motor buzzes with the piezo (a pulse a note)
-_COUNT = const(18)
+SCAN = const(18)  # one-switch scan: seconds each offer stays open, 0: off (THROW throws)
+_COUNT = const(19)
 
 # default, lowest, highest, step of each setting, in the order above: four
 # u16 little-endian each (one bytes object, read in place from the flash)
@@ -59,6 +60,7 @@ _RANGES = (
     b"\x00\x00\x00\x00\x3c\x00\x05\x00"  # IDLE_MIN: 0, 0..60 step 5
     b"\x00\x00\x00\x00\x01\x00\x01\x00"  # CONTRAST: 0, 0..1 step 1
     b"\x00\x00\x00\x00\x01\x00\x01\x00"  # VIBRATION: 0, 0..1 step 1
+    b"\x00\x00\x00\x00\x14\x00\x02\x00"  # SCAN: 0, 0..20 step 2
 )
 
 

@@ -8,15 +8,18 @@ The numbers never change, so the firmware and any card ever made agree:
     clip   1..100   1 + display.texts T_* number (texts 0..99: every sentence the bowl shows)
     clip 101..113   101 + classify KIND_* (the award of a throw, bobing.names.KIND_NAMES)
     clip 121..126   121 + TIER_* (a prize tier, bobing.names.TIER_NAMES)
-    clip 127..255   the phrases of PHRASES below: suffixes, dice faces, numbers, joins
+    clip 127..255   the phrases of PHRASES below: suffixes, dice faces, numbers, joins,
+                    the menu's units and values
 
 Announcement order, for a player who cannot see the screen (issue 11): the
 award first, then the six dice faces, then what changed (prizes won, taken
 or shared, a tier empty, a new 状元, the game over) and last whose turn is
-next.  Every screen that matters to a player has a spoken form here.
+next and who holds the 状元 (issue 23: a listener can name the holder after
+any announcement, as the screen always shows it).  Every screen that
+matters to a player has a spoken form here.
 
     said = Announcement()                  # once; keep it: the referee's repeat
-    throw(said, game.last_events(), game)  # after the throw is durable
+    throw(said, batch, game)               # the batch Session.throw() logged
     player.say(said.clips, said.count, said.language)
 
 A prize the thrower wins is said without a seat ("获得 二举"); prizes that go
@@ -49,7 +52,16 @@ CLIP_HUNDRED = const(169)  # 百
 CLIP_AND = const(170)  # 零 in 105 (一百零五), "and" in one hundred and five
 CLIP_SKIPPED = const(171)  # seat, then 轮空: the turn is skipped after a void
 CLIP_TAKEN_FROM = const(172)  # 追: won tier, then 夺自 seat
-LAST_CLIP = const(172)
+CLIP_LUGU = const(173)  # before 新状元 when the holder's own new throw lost it (禄骨)
+CLIP_TOTAL = const(174)  # 合计: the 答起 draw's sum
+CLIP_THOUSAND = const(175)  # 千, for the menu's milliseconds
+CLIP_MS = const(176)  # 毫秒
+CLIP_MINUTES = const(177)  # 分钟
+CLIP_SECONDS = const(178)  # 秒
+CLIP_VOICE = const(178)  # + card folder 1..3: 普通话 粤语 英语 (179..181)
+CLIP_FOLDER = const(182)  # 文件夹 N: a folder of recordings
+CLIP_PRESET = const(183)  # + bobing.rules.PRESETS index: 厦门 民间 比赛
+LAST_CLIP = const(185)
 
 # The phrases beyond texts.py and bobing.names, by clip: 汉字|pinyin|English.
 # `bobing voice` reads this; the bowl never does.
@@ -93,7 +105,20 @@ PHRASES = """\
 169|百|bǎi|hundred
 170|零|líng|and
 171|轮空|lún kōng|skips this turn
-172|夺自|duó zì|taken from"""
+172|夺自|duó zì|taken from
+173|禄骨 以新替旧|lù gǔ yǐ xīn tì jiù|lu gu: their new throw replaces their old one
+174|合计|hé jì|total
+175|千|qiān|thousand
+176|毫秒|háo miǎo|milliseconds
+177|分钟|fēn zhōng|minutes
+178|秒|miǎo|seconds
+179|普通话|pǔ tōng huà|Mandarin
+180|粤语|yuè yǔ|Cantonese
+181|英语|yīng yǔ|English
+182|文件夹|wén jiàn jiā|folder
+183|厦门|xià mén|Xiamen rules
+184|民间|mín jiān|folk rules
+185|比赛|bǐ sài|competition rules"""
 
 _CAPACITY = const(255)  # clips in one announcement: a 20-player, 8-set game end needs ~220
 
@@ -131,27 +156,43 @@ class Announcement:
         self.add(CLIP_TEXT + number)
 
     def number(self, n):
-        """n 0..999 in words: 二十五, 一百零五, 一百一十二 / twenty five..."""
+        """n >= 0 in words: 二十五, 一百零五, 一百一十二, 一千五百 / twenty five...;
+        from 10000 (a lifetime's throws) digit by digit: 万 is not worth a clip."""
+        if n >= 10000:
+            power = 10000
+            while power * 10 <= n:
+                power *= 10
+            while power:
+                self.add(CLIP_NUMBER + n // power % 10)
+                power //= 10
+            return
+        if n >= 1000:
+            n = self._place(n, 1000, CLIP_THOUSAND)
         if n >= 100:
-            self.add(CLIP_NUMBER + n // 100)
-            self.add(CLIP_HUNDRED)
-            n %= 100
-            if n == 0:
-                return
-            if n < 10:
-                self.add(CLIP_AND)
-            elif n < 20 and self.language != ENGLISH:
-                self.add(CLIP_NUMBER + 1)  # 一百一十二, not 一百十二
-                self.add(CLIP_NUMBER + 10)
-                n -= 10
-                if n == 0:
-                    return
+            n = self._place(n, 100, CLIP_HUNDRED)
+        if n < 0:
+            return
         if n <= 20:
             self.add(CLIP_NUMBER + n)
             return
         self.add(CLIP_NUMBER + 20 if n < 30 else CLIP_TENS + n // 10)
         if n % 10:
             self.add(CLIP_NUMBER + n % 10)
+
+    def _place(self, n, unit, clip):
+        # n's leading digit and its unit (一千, 一百), then what the rest needs
+        # first: 零 / "and" over an empty place (一千零五十, 一百零五), 一 before
+        # a Chinese ten (一百一十二).  The rest still to say, -1 if none.
+        self.add(CLIP_NUMBER + n // unit)
+        self.add(clip)
+        n %= unit
+        if n and n < unit // 10:
+            self.add(CLIP_AND)
+        if 10 <= n < 20 and self.language != ENGLISH:
+            self.add(CLIP_NUMBER + 1)
+            self.add(CLIP_NUMBER + 10)
+            n -= 10
+        return n if n else -1
 
     def seat(self, seat):
         """玩家 N, for a 0-based seat."""
@@ -183,14 +224,19 @@ class Announcement:
             self.number(count)
 
 
-def throw(said, events, game):
-    """Fill `said` with a throw's or a void's batch: events are its decoded tuples
-    (game.last_events(), or bobing.events.decode_batch(batch)[2]); `game` the
-    Game after it (whose turn is next).  The award, the six faces, what changed,
-    then whose turn it is."""
+_event = [0] * ev.EVENT_SIZE  # the event throw() is reading: a batch is read in place
+
+
+def throw(said, batch, game):
+    """Fill `said` with a throw's or a void's batch (the bytes Session.throw()
+    or void() logged); `game` the Game after it (whose turn is next).  The
+    award, the six faces, what changed, then whose turn it is."""
     said.clear()
     thrower = _NO_SEAT
-    for event in events:
+    event = _event
+    pos = ev.read_head(batch, event)
+    while pos < len(batch):
+        pos = ev.read_event(batch, pos, event)
         kind = event[0]
         if kind == ev.THROW:
             thrower = event[1]
@@ -206,7 +252,7 @@ def throw(said, events, game):
             if event[1] != thrower:
                 said.seat(event[1])
             said.text(tx.T_WON)
-            said.prize(event[2], event[-1])
+            said.prize(event[2], event[3] if kind == ev.AWARD else event[4])
             if kind == ev.TAKE:
                 said.add(CLIP_TAKEN_FROM)
                 said.seat(event[3])
@@ -224,35 +270,80 @@ def throw(said, events, game):
             if event[1] == _NO_SEAT:
                 said.text(tx.T_NO_ZHUANGYUAN)
             else:
+                if thrower != _NO_SEAT and event[1] != thrower:
+                    # the thrower held it: their new, lower (or equal, later) throw replaced
+                    # their own, and another seat's stands above it
+                    said.add(CLIP_LUGU)
                 said.text(tx.T_NEW_ZHUANGYUAN)
                 said.seat(event[1])
         elif kind == ev.END:
             said.text(tx.T_GAME_OVER)
             said.text(tx.end_text(event[1]))
     if not game.ended:
-        turn(said, game.turn, False)
+        turn(said, game, False)
 
 
-def turn(said, seat, clear=True):
-    """轮到 玩家 N: whose turn it is."""
+def turn(said, game, clear=True):
+    """轮到 玩家 N, then who holds the 状元: whose turn it is."""
     if clear:
         said.clear()
     said.text(tx.T_TURN)
-    said.seat(seat)
+    said.seat(game.turn)
+    holder(said, game)
+
+
+def holder(said, game):
+    """状元在 玩家 N, or 暂无状元: the 状元 the screen shows (the provisional
+    holder during a game, the prize's holder once it has ended)."""
+    seat = game.top
+    if game.end_reason:
+        zy = game.zhuangyuan()
+        seat = _NO_SEAT if zy is None else zy[0]
+    if seat == _NO_SEAT:
+        said.text(tx.T_NO_ZHUANGYUAN)
+    else:
+        said.text(tx.T_ZHUANGYUAN_HOLDER)
+        said.seat(seat)
 
 
 def game_start(said, game):
-    """A new game: 新游戏, the number of players, the 答起 draw's dice if there
-    was one, and who throws first."""
+    """A new game: 新游戏, the number of players, the 答起 draw if there was
+    one (who threw it, its dice and their sum: counted from that player the
+    sum gives the first), then whose turn and 暂无状元."""
     said.clear()
     said.text(tx.T_NEW_GAME)
     said.text(tx.T_PLAYERS)
     said.number(game.players)
     if game.draw:
         said.text(tx.T_DRAW)
+        said.seat(game.draw_seat)
+        total = 0
         for face in game.draw:
             said.add(CLIP_FACE + face - 1)
-    turn(said, game.turn, False)
+            total += face
+        said.add(CLIP_TOTAL)
+        said.number(total)
+    turn(said, game, False)
+
+
+def standings(said, game):
+    """玩家奖品: who holds the 状元, 剩余奖品 and what is left in the pool,
+    then each seat's prizes (状元 first, 无奖 for none) and the shared ones:
+    what the screen shows, asked for at any time (App.standings).  The
+    holder and the pool first: a 20-player table may not fit _CAPACITY."""
+    said.clear()
+    said.text(tx.T_STANDINGS)
+    holder(said, game)
+    said.text(tx.T_PRIZES_LEFT)
+    left = False
+    for tier in range(_ZY, -1, -1):
+        count = game.remaining[tier]
+        if count:
+            said.prize(tier, count)
+            left = True
+    if not left:
+        said.number(0)
+    _holdings(said, game)
 
 
 def game_end(said, game):
@@ -271,6 +362,12 @@ def game_end(said, game):
         said.seat(seat)
         said.award(C.classify(ev.dice_of(code), game.rules.flags))
         said.faces(code)
+    _holdings(said, game)
+    holder(said, game)  # again after the table: the last thing heard, as after every turn
+
+
+def _holdings(said, game):
+    # each seat's prizes, the highest tier first, then the shared ones
     holdings = game.holdings
     for seat in range(game.players):
         said.seat(seat)
@@ -297,7 +394,7 @@ def resumed(said, game, shown):
     elif shown is None or shown[0] != ev.FORMAT:
         game_start(said, game)
     else:
-        throw(said, ev.decode_batch(shown)[2], game)
+        throw(said, shown, game)
     clips = said.clips  # 断电后已恢复 first: the clips so far move one on
     n = said.count
     if n == _CAPACITY:

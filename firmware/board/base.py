@@ -8,7 +8,7 @@ import time
 
 from micropython import const
 
-_LINE_MAX = const(32)  # the longest serial command line kept; longer lines are garbage
+_LINE_MAX = const(72)  # the longest serial command line kept (`auth` + 64 hex digits); longer: garbage
 
 
 class Clock:
@@ -54,21 +54,34 @@ class LineBuffer:
 
 class StdinLines:
     """The serial that is sys.stdin and sys.stdout (the ESP32's USB serial,
-    the sim's pseudo-terminal): write(str) out, and command lines in:
-    readline() polls, never waits."""
+    the sim's pseudo-terminal): write(buf) out, and command lines in:
+    readline() polls, never waits.
+
+    The app reads it 20 times a second for as long as the bowl is on, so a
+    read with nothing received allocates nothing: one poll object registered
+    once and asked with ipoll (poll() makes a list a call), and each byte
+    read into one bytearray (read(1) makes a bytes a byte)."""
 
     def __init__(self):
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
+        self._source = sys.stdin.buffer
+        self._byte = bytearray(1)
         self._line = LineBuffer()
         self.write = sys.stdout.write
 
+    def _received(self):
+        # True if stdin has a byte (or has ended: readinto then gives 0);
+        # ipoll's iterator and the pair it yields are the poll object's own
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
+
     def readline(self):
         """A whole command line received (bytes, no line end), or None."""
-        source = sys.stdin.buffer
-        while self._poll.poll(0):
-            byte = source.read(1)
-            if not byte:
+        byte = self._byte
+        while self._received():
+            if not self._source.readinto(byte):
                 return None
             line = self._line.feed(byte[0])
             if line is not None:
@@ -80,7 +93,7 @@ class Board:
     """What the application is given; see docs/device.md for each attribute.
 
     name, screen, inputs, sound, random_bytes(n), entropy, flash_root,
-    serial (write(str): live event text, in pieces, each line ended by
+    serial (write(buf): live event bytes, in pieces, each line ended by
     a newline; readline(): a command line received, or None, never
     blocking: optional, a serial without it takes no commands), clock, watchdog (feed(); release(): the app leaves
     to the REPL, keep a started watchdog from resetting it); and for

@@ -1,6 +1,7 @@
-"""What every ESP32 profile shares: the radio for true randomness, the WDT,
-the USB serial (event lines out, command lines in), switches, the piezo, the
-optional vibration motor and DFPlayer on their pins, the screen's light, reset.
+"""What every ESP32 profile shares: the radio for true randomness, the WDT
+(board/watchdog.py), the USB serial (event lines out, command lines in),
+switches, the piezo, the optional vibration motor and DFPlayer on their
+pins, the screen's light, reset, and the panel kept for a failed boot.
 
 hardware/README.md section 5: the radio is switched on (station mode, no
 network joined) so os.urandom draws from the true hardware RNG.
@@ -14,47 +15,39 @@ import micropython
 import network
 from micropython import const
 
-from board import pins
+from board import pins, watchdog
 from board.base import Board, Clock, StdinLines
 from board.dfplayer import DFPlayer
 from board.inputs import Inputs
 from board.sound import Sound
-from bobing.events import ENTROPY_PSEUDO, ENTROPY_TRUE
+from bobing.events import ENTROPY_TRUE
 
 FLASH_ROOT = "/data"
+PANEL = None  # the last panel a profile built (panel())
 _PWM_HZ_IDLE = const(1000)
 
 
-class Watchdog:
-    """machine.WDT, started by the first feed(): the boot (flash recovery)
-    is not timed, the game loop is (pins.WDT_MS).
+def panel(driver):
+    """The profile's panel driver, kept for the out-of-service screen of a
+    boot whose layout cannot be built (app/safemode.py: fonts missing)."""
+    global PANEL
+    PANEL = driver
+    return driver
 
-    A started WDT cannot be stopped, and it outlives the application: when
-    the app leaves to the REPL for the host's sync, release() feeds it from
-    a hardware timer every second until the next feed() (the app started
-    again by the host's `import main`) takes over.  Both are class state:
-    the chip has one WDT, whichever Board object is current."""
 
-    _wdt = None  # type: machine.WDT | None
-    _timer = None  # type: machine.Timer | None
+def nvs(namespace):
+    """esp32.NVS(namespace): where the store keeps its tip and id outside the
+    filesystem (bobing/store/tipkeep.py); imported here, at the store's boot."""
+    import esp32
 
-    def feed(self):
-        if Watchdog._timer is not None:
-            Watchdog._timer.deinit()
-            Watchdog._timer = None
-        wdt = Watchdog._wdt
-        if wdt is None:
-            wdt = Watchdog._wdt = machine.WDT(timeout=pins.WDT_MS)
-        wdt.feed()
+    return esp32.NVS(namespace)
 
-    def release(self):
-        """Keep a started WDT fed from the timer pins.WDT_TIMER_ID (no-op if never started)."""
-        wdt = Watchdog._wdt
-        if wdt is None or Watchdog._timer is not None:
-            return
-        timer = machine.Timer(pins.WDT_TIMER_ID)
-        timer.init(period=pins.WDT_MS // 4, mode=machine.Timer.PERIODIC, callback=lambda t: wdt.feed())
-        Watchdog._timer = timer
+
+def radio_on():
+    """The RF subsystem on (station mode, no network joined): os.urandom
+    draws from the true hardware RNG.  Any failure, whatever its type, stops
+    the boot (E-RADIO, app/safemode.py): a bowl never plays on pseudo-random dice."""
+    network.WLAN(network.STA_IF).active(True)
 
 
 def switch(gpio):
@@ -108,22 +101,18 @@ def build(name, screen, throw_gpio, referee_gpio, buzzer_gpio, lamp, backlight, 
     """The Board of an ESP32 profile around its screen; backlight: screen_light();
     speaker: dfplayer() or None; motor_gpio: the vibration motor's MOSFET gate, -1: none."""
     clock = Clock()
-    try:  # the RF subsystem on: os.urandom draws from the true hardware RNG
-        network.WLAN(network.STA_IF).active(True)
-        entropy = ENTROPY_TRUE
-    except OSError:
-        entropy = ENTROPY_PSEUDO
+    radio_on()
     return Board(
         name,
         screen,
         Inputs(switch(throw_gpio), switch(referee_gpio), clock),
         Sound(piezo(buzzer_gpio), clock, output(motor_gpio) if motor_gpio >= 0 else None),
         os.urandom,
-        entropy,
+        ENTROPY_TRUE,
         FLASH_ROOT,
         StdinLines(),  # the USB serial (UART0, the REPL's): live event lines out, commands in
         clock,
-        Watchdog(),
+        watchdog,
         machine.reset,
         lambda on: micropython.kbd_intr(3 if on else -1),
         lamp,

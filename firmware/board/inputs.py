@@ -96,13 +96,17 @@ class Switch:
 
 
 class Inputs:
-    """The two switches, polled by run(); the app awaits next().
+    """The two switches, polled by run(); the app takes their events with take().
 
     Timings in ms, adjustable at any time (the operator menu): accept_ms
     (30, up to 2,000), rearm_ms (100, up to 1,000), long_ms (2,000),
-    stuck_ms (10,000).  `waiting` is True while the app waits in next():
-    the bowl is ready for input (the virtual board feeds presses then).
-    The event codes are also attributes, for the app (which imports no board).
+    stuck_ms (10,000).  `waiting`: the app sets it while it waits for a
+    press: the bowl is ready for input (the virtual board feeds presses then).
+    The event codes and POLL_MS are also attributes, for the app (which
+    imports no board).
+
+    Polling allocates nothing (docs/memory.md): run() polls 200 times a
+    second for as long as the bowl is on.
     """
 
     THROW = _THROW
@@ -110,6 +114,7 @@ class Inputs:
     REFEREE_LONG = _REFEREE_LONG
     STUCK = _STUCK
     RELEASED = _RELEASED
+    POLL_MS = _POLL_MS
 
     def __init__(
         self, read_throw, read_referee, clock, accept_ms=30, rearm_ms=100, long_ms=2000, stuck_ms=10000
@@ -128,12 +133,15 @@ class Inputs:
         self._count = 0
 
     def poll(self):
+        # each switch by name: `for switch in (self.throw, self.referee)` made a tuple a poll
         now = self.clock.ticks_ms()
-        for switch in (self.throw, self.referee):
-            event = switch.step(now, self)
-            if event and self._count < len(self._events):
-                self._events[self._count] = event
-                self._count += 1
+        self._queue(self.throw.step(now, self))
+        self._queue(self.referee.step(now, self))
+
+    def _queue(self, event):
+        if event and self._count < len(self._events):
+            self._events[self._count] = event
+            self._count += 1
 
     def lock(self):
         """Ignore presses (the roll, the announcement) and forget any not taken."""
@@ -151,20 +159,15 @@ class Inputs:
             self.poll()
             await self.clock.sleep_ms(_POLL_MS)
 
-    async def next(self, timeout_ms=-1):
-        """The next event (THROW, REFEREE, REFEREE_LONG, STUCK, RELEASED),
-        or 0 after timeout_ms (-1: wait for ever)."""
-        clock = self.clock
-        start = clock.ticks_ms()
-        self.waiting = True
-        try:
-            while not self._count:
-                if timeout_ms >= 0 and clock.ticks_diff(clock.ticks_ms(), start) >= timeout_ms:
-                    return 0
-                await clock.sleep_ms(_POLL_MS)
-        finally:
-            self.waiting = False
-        event = self._events[0]
-        self._count -= 1
-        self._events[: self._count] = self._events[1 : self._count + 1]
+    def take(self):
+        """The oldest event not taken yet (THROW, REFEREE, REFEREE_LONG, STUCK,
+        RELEASED), or 0; never waits."""
+        n = self._count
+        if not n:
+            return 0
+        events = self._events
+        event = events[0]
+        for i in range(1, n):  # not a slice assignment: that makes two copies
+            events[i - 1] = events[i]
+        self._count = n - 1
         return event

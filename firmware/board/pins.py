@@ -1,8 +1,9 @@
 """Every pin, bus, clock and active level of every board profile, in one table.
 
 GPIO numbers, not header positions.  hardware/README.md section 2 is the
-DevKitC plan (devkit and oled); the ESP32-2432S028R ("CYD") has its own
-board wiring, listed under CYD.  A board module reads only this file for
+ESP32-S3-DevKitC-1 plan (s3, the recommended build), 2.1 the DevKitC plan
+(devkit, oled and sh1106); the ESP32-2432S028R ("CYD", and the CYD2USB
+revision with an ST7789) has its own board wiring, listed under CYD.  A board module reads only this file for
 numbers: porting to another pin plan is an edit here.
 
 Each profile is one table: a role, its number (a GPIO, -1 for none; or a
@@ -16,6 +17,37 @@ on as well, RC to ground (hardware/README.md 4.2).
 """
 
 from micropython import const
+
+# s3: ESP32-S3-DevKitC-1 N8R8 (8 MB flash, 8 MB octal PSRAM) + 2.0" ST7789 on SPI2 (FSPI).
+# The same parts as devkit, every pin re-planned for the S3.  Kept clear:
+# GPIO26-32 (the module's SPI flash and PSRAM), 33-37 (the octal PSRAM's
+# extra data lines on N8R8), 19/20 (native USB), 43/44 (UART0: the REPL on
+# the board's UART port), 0/3/45/46 (strapping), 38 and 48 (the board's RGB
+# LED, on 38 or 48 by revision), 39-42 (JTAG).  MicroPython's esp32 port:
+# SPI(1) is SPI2 (FSPI), whose IO_MUX pins are SCK 12, MOSI 11, MISO 13,
+# CS 10 (the direct path, no GPIO-matrix limit on the clock); SPI(2) is
+# SPI3, matrix only.  UART(2) exists on the S3 (three UARTs), Timer(0) is
+# hardware timer group 0 timer 0, and LEDC PWM reaches any output GPIO.
+# Every pin but MOTOR is on the board's header J1 (GPIO4-18 down one side).
+S3 = """
+SPI_ID 1 SPI2 (FSPI) on its IO_MUX pins
+SPI_HZ 40000000 as devkit; IO_MUX allows up to 80 MHz, the wires decide
+SCK 12 SPI2 IO_MUX clock
+MOSI 11 SPI2 IO_MUX data out
+MISO 13 reserved, not connected: SPI(1) claims its IO_MUX MISO when none is given
+CS 10 SPI2's IO_MUX CS0, driven as a plain output by the driver
+DC 9 next to the bus on the header; no boot function
+RST 8 no boot function: the panel resets once, when the driver starts
+BL 7 LEDC PWM, only if the module switches BL itself
+THROW 4 big button and 3.5 mm jack in parallel; RTC GPIO (wake), no boot function
+REFEREE 5 RTC GPIO, no boot function: a held key never changes the boot
+BUZZER 6 passive piezo through 100 Ohm, LEDC PWM; no boot function
+LAMP 15 button lamp MOSFET gate: lit = ready to throw; no boot function (XTAL_32K pin, unused)
+DF_TX 17 UART2 to the DFPlayer (speech, optional); no boot function
+DF_RX 18 beside DF_TX on J1; UART2 takes any pin through the GPIO matrix
+DF_BUSY 16 low = playing; external pull-up, as on devkit; no boot function
+MOTOR 21 vibration motor MOSFET gate (optional), header J3; 100 kOhm pull-down holds it off at reset
+"""
 
 # devkit: ESP32-DevKitC (WROOM-32E) + 2.0" ST7789 240x320 on SPI2 (VSPI)
 DEVKIT = """
@@ -38,7 +70,8 @@ DF_BUSY 35 low = playing; external pull-up
 MOTOR 13 vibration motor MOSFET gate (optional); not 14: it toggles at boot
 """
 
-# oled: the same DevKitC plan, SSD1306 128x64 on I2C instead of the TFT
+# oled: the same DevKitC plan, SSD1306 128x64 on I2C instead of the TFT;
+# sh1106 (the 1.3" SH1106 modules) is the same wiring and this table
 OLED = """
 I2C_ID 0
 I2C_HZ 400000 a full 1,024-byte frame is >= 23 ms on the wire
@@ -55,7 +88,9 @@ DF_BUSY 35
 MOTOR 13 the DevKitC plan's vibration motor, unchanged
 """
 
-# cyd: ESP32-2432S028R, 2.8" ILI9341 240x320 on HSPI, fixed board wiring.
+# cyd: ESP32-2432S028R, 2.8" ILI9341 240x320 on HSPI, fixed board wiring;
+# cyd2usb (the revision with micro-USB and USB-C, an ST7789 panel) is the
+# same wiring and this table (witnessmenow's CYD2USB TFT_eSPI setup).
 # Not used by the bowl, listed so nothing claims them: touch (XPT2046 on its own
 # bus: CLK 25, MOSI 32, MISO 39, CS 33, IRQ 36), micro SD (VSPI 18/19/23, CS 5),
 # light sensor 34, BOOT button 0 (strapping: never a player's switch).

@@ -21,7 +21,7 @@ from board.base import Board, StdinLines
 from board.inputs import Inputs
 from board.sound import Sound
 
-PROFILES = ("devkit", "cyd", "oled")
+PROFILES = ("s3", "devkit", "cyd", "cyd2usb", "oled", "sh1106")
 _ISIG = 0o1  # termios c_lflag: the terminal turns Ctrl-C into SIGINT (Linux)
 
 
@@ -56,10 +56,11 @@ class Serial:
     def kbd_intr(self, on):
         """Ctrl-C from the serial on or off, as micropython.kbd_intr on the ESP32.
 
-        Off (kiosk), the unix port would die of the SIGINT (it restores the
-        default action), where the ESP32 passes the byte on as data: so the
-        terminal stops making the signal at all."""
-        micropython.kbd_intr(3 if on else -1)
+        Off (kiosk), the ESP32 passes the byte on as data: so the terminal
+        stops making the signal at all.  The unix port's own handler stays
+        (its kbd_intr(-1) would make a SIGINT kill the process): the
+        watchdog's Biter (sim.vclock) interrupts a hung bowl with it."""
+        micropython.kbd_intr(3)
         if self.tty:
             import termios  # type: ignore[import-not-found]  # the unix port's
 
@@ -118,7 +119,7 @@ def screen_for(profile, trace, glass=None, scratch=None):
     import sim.panels
 
     panel = sim.panels.panel(profile, glass)
-    if profile == "oled":
+    if profile in ("oled", "sh1106"):
         from display.mono import MonoScreen
 
         screen = MonoScreen(panel)

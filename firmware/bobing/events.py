@@ -87,8 +87,10 @@ def put_varint(buf, n):
     buf.append(n)
 
 
-def get_varint(data, pos):
-    """(value, next position); ValueError if data ends inside the number."""
+def read_varint(data, pos, into, i):
+    """The varint at data[pos] into into[i]; its next position (no tuple:
+    the bowl's throw path reads batches and must not allocate).  ValueError
+    if data ends inside the number."""
     n = 0
     shift = 0
     while True:
@@ -98,7 +100,8 @@ def get_varint(data, pos):
         pos += 1
         n |= (b & 0x7F) << shift
         if b < 0x80:
-            return n, pos
+            into[i] = n
+            return pos
         shift += 7
 
 
@@ -132,37 +135,62 @@ def encode_batch(record, first_event, events):
 
 def decode_batch(data):
     """(record, first_event, [event tuples]); ValueError on any malformed byte."""
-    if not data or data[0] != FORMAT:
-        raise ValueError("unknown event batch format")
-    record, pos = get_varint(data, 1)
-    first, pos = get_varint(data, pos)
+    event = [0] * EVENT_SIZE
+    pos = read_head(data, event)
+    record, first = event[1], event[2]
     events = []
     while pos < len(data):
-        head = data[pos]
-        pos += 1
-        kind = head >> 4
-        tier = head & 15
-        if not 1 <= kind < len(_ARGS) or tier > 5 or (tier and "t" not in _ARGS[kind]):
-            raise ValueError("bad event type byte %d" % head)
-        event = [kind]
-        for a in _ARGS[kind]:
-            if a == "t":
-                event.append(tier)
-            elif a == "c":
-                n, pos = get_varint(data, pos)
-                event.append(n)
-            elif a == "d":
-                if pos + 2 > len(data):
-                    raise ValueError("truncated event batch")
-                event.append(data[pos] << 8 | data[pos + 1])
-                pos += 2
-            else:
-                if pos >= len(data):
-                    raise ValueError("truncated event batch")
-                event.append(data[pos])
-                pos += 1
-        events.append(tuple(event))
+        pos = read_event(data, pos, event)
+        events.append(tuple(event[: 1 + len(_ARGS[event[0]])]))
     return record, first, events
+
+
+# A batch read one event at a time into a list the reader keeps (the bowl's
+# throw path reads every batch twice, for the screen and for the speaker, and
+# must not allocate: decode_batch makes a list and a tuple an event):
+#     event = [0] * EVENT_SIZE
+#     pos = read_head(batch, event)
+#     while pos < len(batch):
+#         pos = read_event(batch, pos, event)   # event[0] its type, then its arguments
+EVENT_SIZE = const(5)  # the type and at most four arguments (TAKE)
+
+
+def read_head(data, event):
+    """Where the events of batch `data` start; event[1] its record number,
+    event[2] the number of events before it.  ValueError if malformed."""
+    if not data or data[0] != FORMAT:
+        raise ValueError("unknown event batch format")
+    return read_varint(data, read_varint(data, 1, event, 1), event, 2)
+
+
+def read_event(data, pos, event):
+    """The event at data[pos] into `event`, as decode_batch's tuple orders it;
+    where the next one starts.  ValueError on a malformed byte."""
+    head = data[pos]
+    pos += 1
+    kind = head >> 4
+    tier = head & 15
+    if not 1 <= kind < len(_ARGS) or tier > 5 or (tier and "t" not in _ARGS[kind]):
+        raise ValueError("bad event type byte %d" % head)
+    event[0] = kind
+    i = 1
+    for a in _ARGS[kind]:
+        if a == "t":
+            event[i] = tier
+        elif a == "c":
+            pos = read_varint(data, pos, event, i)
+        elif a == "d":
+            if pos + 2 > len(data):
+                raise ValueError("truncated event batch")
+            event[i] = data[pos] << 8 | data[pos + 1]
+            pos += 2
+        else:
+            if pos >= len(data):
+                raise ValueError("truncated event batch")
+            event[i] = data[pos]
+            pos += 1
+        i += 1
+    return pos
 
 
 MAX_LABEL_BYTES = const(30)
@@ -256,13 +284,14 @@ def decode_snapshot(game_class, data):
         raise ValueError("bad game snapshot")
     game = game_class.from_header(bytes(data[2 : 2 + data[1]]))
     pos = 2 + data[1]
+    number = [0]
     for name in _NUMBERS:
-        n, pos = get_varint(data, pos)
-        setattr(game, name, n)
+        pos = read_varint(data, pos, number, 0)
+        setattr(game, name, number[0])
     for name in _LISTS:
         target = getattr(game, name)
         for i in range(len(target)):
-            target[i], pos = get_varint(data, pos)
+            pos = read_varint(data, pos, target, i)
     players = game.players
     if pos != len(data) or game.turn >= players or game.end_reason >= len(END_REASONS):
         raise ValueError("bad game snapshot")

@@ -56,6 +56,16 @@ _YIXIU = const(0)
 _SANHONG = const(3)
 _DUITANG = const(4)
 _ZY = const(5)
+# How the latest throw stood in the 状元 contest (Game.stand), for whoever explains
+# a throw that won nothing: its place, plus STAND_LUGU if it replaced the seat's own
+# higher throw (禄骨, 最后一次为准).  Public only what the host tools read: each
+# public name is a global the bowl keeps in RAM.
+_STAND_NONE = const(0)  # no 状元-class throw
+_STAND_TOP = const(1)  # it holds the 状元 now
+STAND_TIE = const(2)  # an equal throw thrown earlier stands above it
+STAND_BELOW = const(3)  # a higher throw stands above it
+STAND_KEPT = const(4)  # ignored: the seat's earlier throw cannot be replaced (六勃黑, seed 003)
+STAND_LUGU = const(8)
 _BATCH_BYTES = const(48)  # room kept for a batch: an ordinary one is about 11 bytes
 _AWARD_BITS = const(0x3FF)  # kind and tiers of a classify() result: the THROW event's award
 # The highest tier in a bit set of tiers 0..4 (the index, 1..31): a throw that
@@ -146,6 +156,7 @@ class Game:
         self.skip_next = [0] * players
         self.last_winner = [ev.NO_SEAT] * 6  # for 追 to the previous winner
         self.top = ev.NO_SEAT
+        self.stand = _STAND_NONE  # STAND_* of the latest throw
         self._batch = bytearray(_BATCH_BYTES)
         # Bit set of the event types (1 << THROW ...) in the latest batch: what
         # happened, without decoding it (simulations, sounds).
@@ -159,7 +170,7 @@ class Game:
         starter_dice_count(players) dice of one roll of `dice` (a bobing.dice.Dice);
         the draw and the entropy source go into the header.  first_seat >= 0:
         that seat starts, with no draw.  into: a Game no longer wanted, made
-        into the new one (the bowl's session: its table of 28 attributes is
+        into the new one (the bowl's session: its table of 29 attributes is
         kept, not grown again through eight reallocations, the last one 232
         contiguous bytes on an ESP32)."""
         draw = ()
@@ -195,15 +206,22 @@ class Game:
         """(seat, dice_code, kind) of the 状元: the provisional holder while the game
         goes on, the one holding the prize once it has ended (the best throw
         among them with several sets); None if nobody has it (or all grabbed it)."""
+        seat = self.holder()
+        if seat == ev.NO_SEAT:
+            return None
+        return seat, self.zy_dice[seat], self.zy_kind[seat]
+
+    def holder(self):
+        """The seat zhuangyuan() names, or NO_SEAT; with zy_dice[seat] and
+        zy_kind[seat] it is the same answer without a tuple, for the bowl's
+        throw path (which must not allocate, docs/memory.md)."""
         seat = self.top
         if self.end_reason:
             seat = ev.NO_SEAT
             for s in range(self.players):
                 if self.holdings[s * 6 + _ZY] and (seat == ev.NO_SEAT or self._beats(s, seat)):
                     seat = s
-        if seat == ev.NO_SEAT:
-            return None
-        return seat, self.zy_dice[seat], self.zy_kind[seat]
+        return seat
 
     # --- playing ------------------------------------------------------------
 
@@ -227,6 +245,7 @@ class Game:
         self.event_count += 1
         self.event_types = 1 << ev.THROW
         kind = result & 15
+        self.stand = _STAND_NONE
         if rank:
             self._stand(seat, rank, dice, kind)
         tiers = (result >> 4) & 31  # the 状元 (bit 5) is handed out when the game ends
@@ -385,13 +404,23 @@ class Game:
     def _stand(self, seat, rank, dice, kind):
         # Record a 状元-class throw: it replaces the seat's own earlier one, even a
         # better one (禄骨), unless the earlier one is exempt (六勃黑, seed 003).
-        if self.zy_exempt[seat] and rank < self.zy_rank[seat]:
+        old_rank = self.zy_rank[seat]
+        if self.zy_exempt[seat] and rank < old_rank:
+            self.stand = STAND_KEPT
             return
         self.zy_rank[seat] = rank
         self.zy_turn[seat] = self.turns
         self.zy_dice[seat] = ev.dice_code(dice)
         self.zy_kind[seat] = kind
         new_top = self._best_standing(False)
+        if new_top == seat:
+            self.stand = _STAND_TOP
+        elif self.zy_rank[new_top] == rank:
+            self.stand = STAND_TIE
+        else:
+            self.stand = STAND_BELOW
+        if rank < old_rank:
+            self.stand |= STAND_LUGU
         if new_top != self.top:
             self.top = new_top
             self._emit(ev.ZY << 4, new_top)

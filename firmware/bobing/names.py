@@ -34,7 +34,7 @@ TIERS = ("yixiu", "erju", "sijin", "sanhong", "duitang", "zhuangyuan")
 # Per kind, one a line: 汉字|pinyin|English.  One string (read in place from
 # the flash): the bowl takes the row it shows (award_names), the host tools
 # the whole table as tuples (KIND_NAMES, below).
-_KIND_TABLE = """\
+KIND_TABLE = """\
 罚黑|fá hēi|nothing
 一秀|yī xiù|one red: Scholar
 二举|èr jǔ|two reds: Graduate
@@ -51,12 +51,12 @@ _KIND_TABLE = """\
 
 
 def _kind_names(kind):
-    """(汉字, pinyin, English) of a KIND_*: its row of _KIND_TABLE."""
+    """(汉字, pinyin, English) of a KIND_*: its row of KIND_TABLE."""
     start = 0
     for _ in range(kind):
-        start = _KIND_TABLE.find("\n", start) + 1
-    end = _KIND_TABLE.find("\n", start)
-    return tuple(_KIND_TABLE[start : end if end >= 0 else len(_KIND_TABLE)].split("|"))
+        start = KIND_TABLE.find("\n", start) + 1
+    end = KIND_TABLE.find("\n", start)
+    return tuple(KIND_TABLE[start : end if end >= 0 else len(KIND_TABLE)].split("|"))
 
 
 def __getattr__(name):
@@ -77,21 +77,29 @@ TIER_NAMES = (
     ("状元", "zhuàng yuán", "Champion"),
 )
 
+TIER_MARKS = "秀举进红堂元"  # the last character of each tier's name: an end table's column heads
+
 _WITH_YIXIU = ("带一秀", " dài yī xiù", " with a Scholar")
 _WITH_ERJU = ("带二举", " dài èr jǔ", " with a Graduate")
 
 
+def award_extra(result):
+    """What a combined award adds to its kind's name: (汉字, pinyin, English)
+    of 带一秀 or 带二举 (pinyin and English with a leading space), or None."""
+    kind = kind_of(result)
+    if kind == KIND_SIJIN or kind == KIND_WUZI:
+        tiers = tiers_of(result)
+        if tiers & (1 << TIER_YIXIU):
+            return _WITH_YIXIU
+        if tiers & (1 << TIER_ERJU):
+            return _WITH_ERJU
+    return None
+
+
 def award_names(result):
     """(汉字, pinyin, English) of a classify() result, combined awards included."""
-    kind = kind_of(result)
-    names = _kind_names(kind)
-    tiers = tiers_of(result)
-    extra = None
-    if kind == KIND_SIJIN or kind == KIND_WUZI:
-        if tiers & (1 << TIER_YIXIU):
-            extra = _WITH_YIXIU
-        elif tiers & (1 << TIER_ERJU):
-            extra = _WITH_ERJU
+    names = _kind_names(kind_of(result))
+    extra = award_extra(result)
     if extra is None:
         return names
     return (names[0] + extra[0], names[1] + extra[1], names[2] + extra[2])

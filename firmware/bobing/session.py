@@ -21,12 +21,8 @@ from micropython import const
 
 from bobing.game import Game
 from bobing.store.log import StoreFull
-from bobing.store.store import SNAPSHOT_EVERY
+from bobing.store.store import NOTE, SNAPSHOT_EVERY
 
-# A log record that is not an event batch: b"\x7e" + UTF-8 text, what a
-# boot found damaged.  Event batches start with their format byte (1) and
-# game headers with 0x81, so a note is told apart by its first byte.
-NOTE = const(0x7E)
 _NOTE_BYTES = const(200)
 
 
@@ -47,6 +43,7 @@ class Session:
         self.shown = None
         self.issues = []
         self._snapshot_seq = 0  # the record the newest snapshot includes
+        self._shown_seq = 0  # the record `shown` is
 
     def boot(self):
         """Rebuild the game from the newest snapshot and the log after it.
@@ -73,6 +70,7 @@ class Session:
         starts again at the next game header)."""
         self.game = None
         self.shown = None
+        self._shown_seq = 0
         self._snapshot_seq = boot.state_seq
         if boot.state is not None:
             # The game lives on after boot: made right after a collection it
@@ -90,6 +88,7 @@ class Session:
                 return
             if seq <= boot.state_seq:  # the snapshot includes it: shown again only
                 self.shown = payload
+                self._shown_seq = seq
                 return
             if stopped[0] and not game_start:
                 return
@@ -106,6 +105,7 @@ class Session:
                 return
             stopped[0] = False
             self.shown = payload
+            self._shown_seq = seq
 
         feed(boot, on_record)
         return stopped[1]
@@ -131,7 +131,7 @@ class Session:
             self._rebuild(self.store.reload(), self.store.rescan)
             raise
         header = game.header()
-        self._append(header, True)
+        self._shown_seq = self._append(header, True)
         self.game = game
         self.shown = header
         return game
@@ -141,14 +141,14 @@ class Session:
         it; returns the batch, durable.  StoreFull: nothing changed."""
         game = self._playing()
         batch = game.throw(dice or self.dice.roll())
-        self._append(batch)
+        self._shown_seq = self._append(batch)
         self.shown = batch
         return batch
 
     def void(self):
         """The referee voids the seat on turn (跳猴); returns the batch, durable."""
         batch = self._playing().void()
-        self._append(batch)
+        self._shown_seq = self._append(batch)
         self.shown = batch
         return batch
 
@@ -163,14 +163,15 @@ class Session:
         return game
 
     def _append(self, payload, game_start=False):
+        """Log the record; its sequence number."""
         try:
-            self.store.append(payload, game_start)
+            return self.store.append(payload, game_start)
         except StoreFull:
             # Nothing was written, but the game has moved on: rebuild it as
             # the log has it (rare: room() refuses a throw before it is made).
-            shown = self.shown
+            shown, shown_seq = self.shown, self._shown_seq
             self._rebuild(self.store.reload(), self.store.rescan)
-            self.shown = shown
+            self.shown, self._shown_seq = shown, shown_seq
             raise
 
     def maintain(self):
@@ -178,14 +179,23 @@ class Session:
         snapshot every SNAPSHOT_EVERY records and when a game has ended."""
         self.store.maintain()
         game = self.game
+        if game is not None and (self.store.seq - self._snapshot_seq >= SNAPSHOT_EVERY or game.ended):
+            self.settle()
+
+    def settle(self):
+        """A snapshot of the game as of the record shown, unless there is
+        one: also before the bowl stops for the host's sync, so the restart
+        after it replays nothing and is no power-cut recovery.  Only ever of
+        the record shown: a boot shows the snapshot's own record again, and
+        a note there (the app's, a boot's) would leave a resumed game with its
+        throws but no last throw on the screen."""
         seq = self.store.seq
-        if game is not None and seq != self._snapshot_seq:
-            if seq - self._snapshot_seq >= SNAPSHOT_EVERY or game.ended:
-                try:
-                    self.store.save_snapshot(game.snapshot())
-                    self._snapshot_seq = seq
-                except StoreFull:
-                    pass  # the log has every record: the next boot replays further
+        if self.game is not None and seq != self._snapshot_seq and seq == self._shown_seq:
+            try:
+                self.store.save_snapshot(self.game.snapshot())
+                self._snapshot_seq = seq
+            except StoreFull:
+                pass  # the log has every record: the next boot replays further
 
     def free_space_warning(self):
         return self.store.free_space_warning()

@@ -1,13 +1,15 @@
-# The bowl's firmware image for the ESP32 (devkit, cyd and oled profiles):
-#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/firmware/device/manifest.py
-# Frozen bytecode and constant strings run from flash, which is how the
-# whole firmware fits the ~100 KB heap of an ESP32 without PSRAM (loaded as
-# .mpy files the bytecode alone takes about 94 KB of heap: docs/memory.md).
-# main.py is not frozen: copy it to the board's filesystem
-# (`mpremote cp firmware/main.py :main.py`; a few lines: it imports bowl,
-# which is frozen), and write the profile's name into /profile (`devkit`,
-# `cyd` or `oled`; none means devkit).
-include("$(PORT_DIR)/boards/manifest.py")
+# The bowl's modules frozen into the ESP32 image, for a build that trades
+# updates without reflashing for heap (docs/memory.md): frozen bytecode,
+# constant strings and qstrs stay in flash, about 9 KB less heap than ROMFS.
+#   make -C ports/esp32 BOARD_DIR=/path/to/firmware/device/BOBING_ESP32 \
+#        FROZEN_MANIFEST=/path/to/firmware/device/manifest.py
+# The board's own manifest (BOBING_ESP32/manifest.py, what `make firmware`
+# builds) freezes none of them: frozen modules come before /rom on sys.path,
+# so a bowl built from this one ignores the modules of a ROMFS deploy.  Here
+# main.py and boot.py are not frozen: copy them to the board's filesystem (a
+# few lines each: they import bowl and board.watchdog, which are frozen), the
+# fonts to /display/fonts/, and write the profile's name into /profile.
+include("BOBING_ESP32/manifest.py")  # the port's modules with the bowl's _boot.py
 include("../manifest.py")
 module("bowl.py", base_path="..")
 package("app", base_path="..")
@@ -23,9 +25,13 @@ package(
         "sound.py",
         "dfplayer.py",
         "esp32.py",
+        "watchdog.py",
         "devkit.py",
+        "s3.py",
         "cyd.py",
+        "cyd2usb.py",
         "oled.py",
+        "sh1106.py",
     ],
     base_path="..",
 )

@@ -27,6 +27,7 @@ import framebuf
 from micropython import const
 
 from bobing import names
+from bobing.classify import kind_of
 from display import texts
 from display.dice import draw_die
 from display.font import Font, break_lines, line_end
@@ -75,12 +76,15 @@ _TRAY_H = const(130)  # two rows of dice and the gap
 _BIG_TOP = const(162)
 _HEAD_H = const(30)
 _ROW_H = const(47)  # a menu or counter row: 24 px Chinese over its 16 px visitor line
+_LEFT_TOP = const(280)  # the prizes-left band, two rows of 16 px, always there on a turn or a result
 
-_TEXT = const(0)
-_INT = const(1)
+ITEM_TEXT = const(0)
+ITEM_INT = const(1)
 _DIE_ITEM = const(2)
 _DOT = const(3)
 _MAX_ITEMS = const(16)
+
+_AWARDS = texts.Table(names.KIND_TABLE)  # an award's kind: (Chinese, pinyin, English), by KIND_*
 
 # what the screen draws in: half a die (62 x 31 px, 2 bytes each: 3,844 B), over a band (240 x 8 x 2)
 _SCRATCH = const(_DIE * (_DIE // 2) * 2)
@@ -90,10 +94,13 @@ _SCRATCH = const(_DIE * (_DIE // 2) * 2)
 # long may no longer be free (docs/memory.md).  A second screen makes its own.
 
 
+ITEM_SLOTS = const(10)  # an item's: kind, font, text, start, end, x, y, colour, lo, hi
+
+
 def _items():
-    # the queued items, 8 slots each: kind, then fonts, strings, ints (one
+    # the queued items, ITEM_SLOTS each: kind, then fonts, texts, ints (one
     # flat list: a list each kept 320 bytes more)
-    return [0] * (8 * _MAX_ITEMS)
+    return [0] * (ITEM_SLOTS * _MAX_ITEMS)
 
 
 _first = [_items()]
@@ -133,9 +140,9 @@ class ColorScreen:
         self._full()
 
     # ---- items and bands ----
-    def _item(self, kind, a, b, c, d, e, f, g):
+    def _item(self, kind, a, b, c, d, e, f, g, lo=0, hi=-1):
         it = self._items
-        i = 8 * self._n
+        i = ITEM_SLOTS * self._n
         it[i] = kind
         it[i + 1] = a
         it[i + 2] = b
@@ -144,22 +151,38 @@ class ColorScreen:
         it[i + 5] = e
         it[i + 6] = f
         it[i + 7] = g
+        it[i + 8] = lo
+        it[i + 9] = hi
         self._n += 1
 
-    def _text(self, font, s, x, y, color, start=0, end=-1):
-        """Queue s[start:end] at (x, y) in the band; x -1 centres it; returns its width."""
-        w = font.width(s, start, end)
+    def _text(self, font, s, x, y, color, start=0, end=-1, lo=0, hi=-1):
+        """Queue s[start:end] at (x, y) in the band; x -1 centres it; returns its width.
+        lo, hi: the bytes of s that hold the text (display.font.decode)."""
+        w = font.width(s, start, end, lo, hi)
         if x < 0:
             x = (_W - w) // 2
-        self._item(_TEXT, font, s, start, end, x, y, color)
+        self._item(ITEM_TEXT, font, s, start, end, x, y, color, lo, hi)
         return w
+
+    def _t(self, font, table, row, k, x, y, color):
+        """Queue field k of a texts.Table's row, as _text; returns its width."""
+        lo = table.field(row, k)
+        return self._text(font, table.raw, x, y, color, 0, -1, lo, table.end(lo))
+
+    def _say(self, font, n, visitor, x, y, color):
+        """Queue sentence n (texts): its Chinese, or (visitor) its pinyin or English."""
+        return self._t(font, texts.SENTENCES, n, 1 + self.visitor if visitor else 0, x, y, color)
+
+    def _width(self, font, table, row, k):
+        lo = table.field(row, k)
+        return font.width(table.raw, 0, -1, lo, table.end(lo))
 
     def _int(self, font, n, x, y, color):
         """Queue a number; x negative: right-aligned to -x.  Returns its width."""
         w = _int_width(font, n)
         if x < 0:
             x = -x - w
-        self._item(_INT, font, n, 0, 0, x, y, color)
+        self._item(ITEM_INT, font, n, 0, 0, x, y, color)
         return w
 
     def _band(self, y, h, bg):
@@ -171,16 +194,18 @@ class ColorScreen:
         for sy in range(y, y + h, _STRIP):  # item coordinates are the screen's
             rows = min(_STRIP, y + h - sy)
             fb.fill(bg)
-            for i in range(0, 8 * self._n, 8):
+            for i in range(0, ITEM_SLOTS * self._n, ITEM_SLOTS):
                 kind = it[i]
-                if kind == _TEXT or kind == _INT:
+                if kind == ITEM_TEXT or kind == ITEM_INT:
                     font = it[i + 1]
                     top = it[i + 6] - sy
                     if top >= rows or top + font.height <= 0:
                         continue
                     pal.pixel(1, 0, it[i + 7])
-                    if kind == _TEXT:
-                        font.draw(fb, it[i + 2], it[i + 5], top, pal, bg, it[i + 3], it[i + 4])
+                    if kind == ITEM_TEXT:
+                        font.draw(
+                            fb, it[i + 2], it[i + 5], top, pal, bg, it[i + 3], it[i + 4], it[i + 8], it[i + 9]
+                        )
                     else:
                         _draw_int(font, fb, it[i + 2], it[i + 5], top, pal, bg)
                 elif kind == _DIE_ITEM:
@@ -193,9 +218,8 @@ class ColorScreen:
 
     def _pair(self, n, y, color, x=-1):
         """Queue text n in 24 px with its visitor line (16 px) under it; returns the height."""
-        t = texts.TEXTS[n]
-        self._text(self.mid, t[0], x, y, color)
-        self._text(self.small, t[1 + self.visitor], x, y + self.mid.height, SOFT)
+        self._say(self.mid, n, False, x, y, color)
+        self._say(self.small, n, True, x, y + self.mid.height, SOFT)
         return self.mid.height + self.small.height
 
     def _lines(self, font, s, y, color, most):
@@ -212,15 +236,13 @@ class ColorScreen:
         self._head_seat = seat
         self._head_color = color
         if text >= 0:
-            t = texts.TEXTS[text]
-            x = 8 + self._text(self.mid, t[0], 8, 2, color)
+            x = 8 + self._say(self.mid, text, False, 8, 2, color)
             if seat >= 0:
                 x += 8
                 x += 8 + self._int(self.mid, seat + 1, x, 2, color)
-            visitor = t[1 + self.visitor]
-            vw = self.small.width(visitor)
+            vw = self._width(self.small, texts.SENTENCES, text, 1 + self.visitor)
             if x + vw <= _W - 8:
-                self._text(self.small, visitor, _W - 8 - vw, 8, SOFT)
+                self._say(self.small, text, True, _W - 8 - vw, 8, SOFT)
         self._band(0, _HEAD_H, BG)
 
     def _die(self, i, face):
@@ -306,13 +328,14 @@ class ColorScreen:
         h = self._lines(self.big, t[0], y, GOLD, 2)
         self._text(self.small, t[1 + self.visitor], -1, y + h, SOFT)
         y = self._band(y, h + self.small.height, BG)
-        # players, and the rule preset at the right (an ASCII name: xiamen, folk, competition)
+        # players, and under them the rule preset (an ASCII name: xiamen, folk, competition)
         self._pair(texts.T_PLAYERS, y, INK, 8)
-        self._int(self.mid, players, 16 + self.mid.width(texts.TEXTS[texts.T_PLAYERS][0]), y, GOLD)
+        self._int(self.mid, players, 16 + self._width(self.mid, texts.SENTENCES, texts.T_PLAYERS, 0), y, GOLD)
         from bobing.rules import PRESETS
 
         name = PRESETS[preset] if 0 <= preset < len(PRESETS) else "?"
-        self._text(self.mid, name, _W - 8 - self.mid.width(name), y + 10, GOLD)
+        x = 16 + self._say(self.mid, texts.T_RULES, False, 8, y + _ROW_H, INK)
+        self._text(self.mid, name, x, y + _ROW_H, GOLD)
         self._left_shown = False
         self._band(y, _H - y, BG)
 
@@ -320,22 +343,21 @@ class ColorScreen:
         self._header(texts.T_TURN, -1, INK)
         self._show_dice(zy_faces if zy_seat >= 0 else None)
         y = _BIG_TOP
-        t = texts.TEXTS[texts.T_PLAYER]
-        x = (_W - self.big.width(t[0]) - 12 - _int_width(self.big, seat + 1)) // 2
-        x += 12 + self._text(self.big, t[0], x, y, GOLD)
-        self._int(self.big, seat + 1, x, y, GOLD)
-        vis = t[1 + self.visitor]
-        self._text(self.small, vis, -1, y + self.big.height, SOFT)
-        y = self._band(y, self.big.height + self.small.height + 2, BG)
+        big = self.big
+        x = (_W - self._width(big, texts.SENTENCES, texts.T_PLAYER, 0) - 12 - _int_width(big, seat + 1)) // 2
+        x += 12 + self._say(big, texts.T_PLAYER, False, x, y, GOLD)
+        self._int(big, seat + 1, x, y, GOLD)
+        self._say(self.small, texts.T_PLAYER, True, -1, y + big.height, SOFT)
+        y = self._band(y, big.height + self.small.height, BG)
         # under the dice: whose 状元 they are
         if zy_seat >= 0:
             self._pair(texts.T_ZHUANGYUAN_HOLDER, y, INK, 8)
-            x = 16 + self.mid.width(texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0])
-            x += 8 + self._text(self.mid, texts.TEXTS[texts.T_PLAYER][0], x, y, INK)
+            x = 16 + self._width(self.mid, texts.SENTENCES, texts.T_ZHUANGYUAN_HOLDER, 0)
+            x += 8 + self._say(self.mid, texts.T_PLAYER, False, x, y, INK)
             self._int(self.mid, zy_seat + 1, x, y, GOLD)
         else:
             self._pair(texts.T_NO_ZHUANGYUAN, y, INK, 8)
-        self._remaining(self._band(y, _ROW_H, BG), remaining)
+        self._remaining(self._band(y, _LEFT_TOP - y, BG), remaining)
 
     def roll(self, faces):
         for i in range(6):
@@ -349,40 +371,60 @@ class ColorScreen:
         else:
             self._header(texts.T_PLAYER, seat, INK)
         self._show_dice(faces)
+        big, mid, small = self.big, self.mid, self.small
+        kind = kind_of(award)
+        extra = names.award_extra(award)  # 带一秀 or 带二举 of a combined award, or None
+        vis = 1 + self.visitor
+        w = self._width(big, _AWARDS, kind, 0) + (big.width(extra[0]) if extra else 0)
+        # the name on one 48 px line; a seven-character one (五子登科带一秀)
+        # keeps 48 px for its kind and puts its 带一秀 under it at 24 px
+        name_h = big.height if w <= _W else big.height + mid.height
+        vw = self._width(small, _AWARDS, kind, vis) + (small.width(extra[vis]) if extra else 0)
+        # what fits above the prizes left, which never move: the won line's
+        # visitor half goes first, then the name's visitor line
+        room = _LEFT_TOP - _BIG_TOP
+        won_vis = name_h + small.height + _ROW_H <= room
+        name_vis = vw <= _W and name_h + small.height + (_ROW_H if won_vis else mid.height) <= room
         y = _BIG_TOP
-        award_names = names.award_names(award)
-        h = self._lines(self.big, award_names[0], y, GOLD, 2)
-        self._text(self.small, award_names[1 + self.visitor], -1, y + h, SOFT)
-        y = self._band(y, h + self.small.height, BG)
+        if w <= _W:
+            x = (_W - w) // 2
+            x += self._t(big, _AWARDS, kind, 0, x, y, GOLD)
+            if extra:
+                self._text(big, extra[0], x, y, GOLD)
+        else:
+            self._t(big, _AWARDS, kind, 0, -1, y, GOLD)
+            self._text(mid, extra[0], -1, y + big.height, GOLD)
+        y += name_h
+        if name_vis:
+            x = (_W - vw) // 2
+            x += self._t(small, _AWARDS, kind, vis, x, y, SOFT)
+            if extra:
+                self._text(small, extra[vis], x, y, SOFT)
+            y += small.height
+        y = self._band(_BIG_TOP, y - _BIG_TOP, BG)
+        low = y + mid.height  # the won line's visitor half
         if won_tier >= 0:
-            w = self._text(self.mid, texts.TEXTS[texts.T_WON][0], 8, y, INK)
             tier = names.TIER_NAMES[won_tier]
-            w += 8 + self._text(self.mid, tier[0], 16 + w, y, GOLD)
+            w = self._say(mid, texts.T_WON, False, 8, y, INK)
+            w += 8 + self._text(mid, tier[0], 16 + w, y, GOLD)
             if won_count > 1:
-                self._text(self.mid, "x", 24 + w, y, INK)
-                self._int(self.mid, won_count, 24 + w + self.mid.width("x") + 2, y, INK)
-            vis = texts.TEXTS[texts.T_WON][1 + self.visitor]
-            w = self._text(self.small, vis, 8, y + self.mid.height, SOFT)
-            self._text(self.small, tier[1 + self.visitor], 16 + w, y + self.mid.height, SOFT)
+                self._text(mid, "x", 24 + w, y, INK)
+                self._int(mid, won_count, 24 + w + mid.width("x") + 2, y, INK)
+            if won_vis:
+                w = self._say(small, texts.T_WON, True, 8, low, SOFT)
+                self._text(small, tier[vis], 16 + w, low, SOFT)
         elif empty_tier >= 0:
             tier = names.TIER_NAMES[empty_tier]
-            w = self._text(self.mid, tier[0], 8, y, INK)
-            self._text(self.mid, texts.TEXTS[texts.T_TIER_EMPTY][0], 16 + w, y, SOFT)
-            w = self._text(self.small, tier[1 + self.visitor], 8, y + self.mid.height, SOFT)
-            self._text(
-                self.small,
-                texts.TEXTS[texts.T_TIER_EMPTY][1 + self.visitor],
-                16 + w,
-                y + self.mid.height,
-                SOFT,
-            )
+            w = self._text(mid, tier[0], 8, y, INK)
+            self._say(mid, texts.T_TIER_EMPTY, False, 16 + w, y, SOFT)
+            if won_vis:
+                w = self._text(small, tier[vis], 8, low, SOFT)
+                self._say(small, texts.T_TIER_EMPTY, True, 16 + w, low, SOFT)
         else:
-            self._pair(texts.T_NOTHING_WON, y, INK, 8)
-        y = self._band(y, _ROW_H, BG)
-        if _H - y >= 40:
-            self._remaining(y, remaining)
-        else:
-            self._rest(y, BG_DARK)
+            self._say(mid, texts.T_NOTHING_WON, False, 8, y, INK)
+            if won_vis:
+                self._say(small, texts.T_NOTHING_WON, True, 8, low, SOFT)
+        self._remaining(self._band(y, _LEFT_TOP - y, BG), remaining)
 
     def end(self, reason, zy_seat, zy_faces, holdings, players, audit):
         self._full()
@@ -393,40 +435,57 @@ class ColorScreen:
             y = self._band(y, self._pair(title, y, INK, -1) + 2, BG)
         # the 状元 and their throw, six small dice
         if zy_seat >= 0:
-            self._text(self.mid, texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0], 8, y + 4, INK)
-            self._int(
-                self.mid,
-                zy_seat + 1,
-                8 + self.mid.width(texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0]) + 8,
-                y + 4,
-                GOLD,
-            )
+            x = 16 + self._say(self.mid, texts.T_ZHUANGYUAN_HOLDER, False, 8, y + 4, INK)
+            self._int(self.mid, zy_seat + 1, x, y + 4, GOLD)
             for i in range(6):
                 self._item(_DIE_ITEM, zy_faces[i], 110 + i * 21, y + 6, 20, 0, 0, 0)
         else:
-            self._text(self.mid, texts.TEXTS[texts.T_NO_ZHUANGYUAN][0], 8, y + 4, INK)
+            self._say(self.mid, texts.T_NO_ZHUANGYUAN, False, 8, y + 4, INK)
         y = self._band(y, 34, BG)
-        # each player's prizes: a row per seat, a column per tier
+        # each player's prizes: a row per seat, a column per tier; more than
+        # ten seats sit in two tables side by side, each tier headed by the
+        # last character of its name (names.TIER_MARKS)
+        halves = 1 if players <= 10 else 2
+        per = (players + halves - 1) // halves
         font = self.small if players <= 7 else self.tiny
-        row = font.height
-        for t in range(6):
-            self._text(font, names.TIER_NAMES[t][0], 44 + t * 33, y + 2, SOFT)
-        y = self._band(y, row + 2, BG_DARK)
-        for s in range(players):
-            self._int(font, s + 1, -30, y, GOLD if s == zy_seat else INK)
+        row = font.height if halves == 1 else font.height - 1
+        for h in range(halves):
             for t in range(6):
-                n = holdings[s * 6 + t]
-                if n:
-                    self._int(font, n, -(44 + t * 33 + 24), y, INK)
+                if halves == 1:
+                    self._text(font, names.TIER_NAMES[t][0], 36 + t * 34, y + 2, SOFT)
                 else:
-                    self._text(font, "-", 44 + t * 33 + 12, y, SOFT)
+                    self._text(font, names.TIER_MARKS, 120 * h + 24 + t * 16, y + 2, SOFT, t, t + 1)
+        y = self._band(y, row + 2, BG_DARK)
+        for r in range(per):
+            for h in range(halves):
+                s = h * per + r
+                if s < players:
+                    self._prizes(font, s, holdings, 120 * h, y, halves, s == zy_seat)
             y = self._band(y, row, BG_DARK)
         y = self._band(y, 4, BG_DARK)
-        t = texts.TEXTS[texts.T_AUDIT_CODE]
-        w = self._text(self.mid, t[0], 8, y + 2, INK)
+        w = self._say(self.mid, texts.T_AUDIT_CODE, False, 8, y + 2, INK)
         self._text(self.mid, audit, 16 + w, y + 2, GOLD)
-        self._text(self.small, t[1 + self.visitor], 8, y + 2 + self.mid.height, SOFT)
+        self._say(self.small, texts.T_AUDIT_CODE, True, 8, y + 2 + self.mid.height, SOFT)
         self._rest(self._band(y, min(_H - y, _ROW_H + 4), BG))
+
+    def next_page(self):
+        """Every seat of the end screen fits the glass: no page turns (0)."""
+        return 0
+
+    def _prizes(self, font, seat, holdings, x, y, halves, holder):
+        """Queue a seat's row of the end table at y: its number, then its prizes
+        per tier (one table 240 px wide, or half of two, from x)."""
+        if halves == 1:
+            self._int(font, seat + 1, -30, y, GOLD if holder else INK)
+        else:
+            self._int(font, seat + 1, -(x + 20), y, GOLD if holder else INK)
+        for t in range(6):
+            n = holdings[seat * 6 + t]
+            left = 36 + t * 34 if halves == 1 else x + 22 + t * 16
+            if n:
+                self._int(font, n, -(left + (24 if halves == 1 else 15)), y, INK)
+            else:
+                self._text(font, "-", left + (12 if halves == 1 else 6), y, SOFT)
 
     def menu(self, title, items, values, selected):
         self._full()
@@ -438,14 +497,25 @@ class ColorScreen:
             chosen = k == selected
             bg = NOTICE_BG if chosen else BG
             ink = NOTICE_INK if chosen else INK
-            t = texts.TEXTS[items[k]]
-            self._text(self.mid, t[0], 12, y, ink)
-            self._text(
-                self.small, t[1 + self.visitor], 12, y + self.mid.height, NOTICE_INK if chosen else SOFT
-            )
+            n = items[k]
             v = values[k] if k < len(values) else ""
+            # the value at the right, in 24 px beside the item, or in 16 px on
+            # its visitor line when the item leaves no room; the visitor line
+            # only if it fits beside the value
+            vw = self.mid.width(v) if v else 0
+            cw = self._width(self.mid, texts.SENTENCES, n, 0)
+            vy = y + 6
+            vfont = self.mid
+            if vw and 12 + cw + 8 + vw > _W - 12:
+                vfont = self.small
+                vw = self.small.width(v)
+                vy = y + self.mid.height
+            self._say(self.mid, n, False, 12, y, ink)
+            room = _W - 12 - (vw + 8 if vw else 0)
+            if 12 + self._width(self.small, texts.SENTENCES, n, 1 + self.visitor) <= room:
+                self._say(self.small, n, True, 12, y + self.mid.height, NOTICE_INK if chosen else SOFT)
             if v:
-                self._text(self.mid, v, _W - 12 - self.mid.width(v), y + 6, ink)
+                self._text(vfont, v, _W - 12 - vw, vy, ink)
             y = self._band(y, _ROW_H, bg)
         self._rest(y)
 
@@ -461,7 +531,7 @@ class ColorScreen:
         self._int(self.big, digit, -(_W // 2 + _int_width(self.big, digit) // 2), y + 10, GOLD)
         y = self._band(y, self.big.height + 20, BG)
         self._text(self.big, "v", -1, y, SOFT)
-        self._rest(self._band(y, 40, BG))
+        self._rest(self._band(y, self.big.height, BG))
 
     def lifetime(self, games, throws, recoveries, boots):
         self._full()
@@ -512,11 +582,10 @@ class ColorScreen:
         if text < 0:
             self._header(self._head_text, self._head_seat, self._head_color)
             return
-        t = texts.TEXTS[text]
-        w = self._text(self.mid, t[0], 8, 2, NOTICE_INK)
-        vis = t[1 + self.visitor]
-        if 16 + w + self.small.width(vis) <= _W - 8:
-            self._text(self.small, vis, _W - 8 - self.small.width(vis), 8, NOTICE_INK)
+        w = self._say(self.mid, text, False, 8, 2, NOTICE_INK)
+        vw = self._width(self.small, texts.SENTENCES, text, 1 + self.visitor)
+        if 16 + w + vw <= _W - 8:
+            self._say(self.small, text, True, _W - 8 - vw, 8, NOTICE_INK)
         self._band(0, _HEAD_H, NOTICE_BG)
 
 

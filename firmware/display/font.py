@@ -12,46 +12,21 @@ module of bytes constants: an .mpy module's bytes land in the heap when
 imported from a filesystem (frozen ones stay in flash, but the sim and the
 heap tests run .mpy files), and the 48 px font alone is 83 KB.
 
-FONT_DIR is display/fonts beside this module.  When the module runs from a
-tree of .mpy files (build/mpy holds no fonts), the unix port takes the
-BOBING_FONTS environment variable, else the firmware/display/fonts of the
-repository the tree was built in (build/mpy/display -> firmware/display);
-anywhere else the caller sets FONT_DIR before building a screen.
+FONT_DIR is display/fonts beside this module, and nowhere else: a deploy
+(and tools/mpy_build.py's .mpy tree, and the ROMFS image) puts the fonts
+there.  A test may set FONT_DIR before building a screen.
 """
 
+import io
 from array import array
 
 import framebuf
 from micropython import const
 
-
-def _has_fonts(folder):
-    try:
-        open(folder + "/f12.bin", "rb").close()
-        return True
-    except OSError:
-        return False
-
-
-def _folder():
-    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    folder = here + "/fonts"
-    if _has_fonts(folder):
-        return folder
-    try:
-        from os import getenv
-
-        named = getenv("BOBING_FONTS")
-        if named:
-            return named
-    except ImportError:  # the ESP32 has no environment
-        return folder
-    # a .mpy tree built in this repository (build/mpy/display): the sources' fonts
-    beside = here + "/../../../firmware/display/fonts"
-    return beside if _has_fonts(beside) else folder
-
-
-FONT_DIR = _folder()
+# Only where a deploy puts them: display/fonts beside this module (a .mpy
+# tree, a ROMFS image, or the sources), never elsewhere: a bowl without its
+# fonts must fail at power-up, where the boot's handling shows it.
+FONT_DIR = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/fonts"
 
 # Text is read as code points decoded from its UTF-8 bytes into this one
 # buffer, never as s[i]: on MicroPython indexing a str makes the character
@@ -62,21 +37,51 @@ FONT_DIR = _folder()
 _MAX_CHARS = const(192)
 _points = array("H", bytes(2 * _MAX_CHARS))
 
+# A short str's bytes are copied through one BytesIO into _short, which
+# makes no object: memoryview(s) would make one (16 B) every text drawn,
+# and a throw draws about thirty (docs/screens.md, Texts).  Longer strs (menus,
+# messages: never drawn per throw) are viewed in place.
+_SHORT = const(24)  # characters: 96 bytes of UTF-8 at most
+_short = bytearray(4 * _SHORT)
+_copier = io.BytesIO(_short)
+
+# Pinyin's vowels with tone marks (and ü), each followed by its plain vowel:
+# a Font with `plain` set draws the plain one (the 12 px font's marks are
+# 1 px on a mono OLED, too small to tell apart).
+_TONED = "āaáaǎaàaēeéeěeèeīiíiǐiìiōoóoǒoòoūuúuǔuùuǖuǘuǚuǜuüu"
+
 # From this code point up, a CJK ideograph or fullwidth sign: a line may break beside it
 _WIDE = const(0x2E80)
 
 
-def decode(s):
-    """Decode s into the shared code-point buffer; returns how many it holds.
+def decode(s, lo=0, hi=-1):
+    """Decode s (bytes lo..hi of its UTF-8; hi -1: to the end) into the
+    shared code-point buffer; returns how many it holds.
 
-    Characters are counted as in s (s[i] is code point i), up to 192;
-    one outside the Basic Multilingual Plane reads as 0xFFFF (no font has it)."""
-    try:  # MicroPython: the str's own bytes, in place
-        b = memoryview(s)
-    except TypeError:  # CPython (host tools): a copy
-        b = s.encode()
-    size = len(b)
-    pos = 0
+    s is a str or a buffer of UTF-8 (a texts.Table's rows).  Characters are
+    counted from lo (code point i is the i-th character from there), up to
+    192; one outside the Basic Multilingual Plane reads as 0xFFFF (no font
+    has it)."""
+    if not isinstance(s, str):
+        b = s
+        size = len(s)
+    else:
+        try:
+            if len(s) <= _SHORT:
+                _copier.seek(0)
+                size = _copier.write(s)  # MicroPython writes a str's own bytes
+                _copier.seek(0)
+                _copier.readinto(_short)
+                b = _short
+            else:
+                b = memoryview(s)  # type: ignore[arg-type]  # a MicroPython str is a buffer
+                size = len(b)
+        except TypeError:  # CPython (host tools): a copy
+            b = s.encode()
+            size = len(b)
+    if hi >= 0:
+        size = hi
+    pos = lo
     n = 0
     points = _points
     while pos < size and n < _MAX_CHARS:
@@ -106,6 +111,8 @@ class Font:
     draw() blits a glyph onto any FrameBuffer (RGB565 or MONO_VLSB) through a
     palette, so one font serves both display classes.
     """
+
+    plain = False  # set on a font: pinyin's tone marks left out (_TONED)
 
     def __init__(self, name):
         self.file = open(FONT_DIR + "/" + name + ".bin", "rb")
@@ -152,6 +159,8 @@ class Font:
 
     def find(self, code):
         """Glyph number of a code point, or -1 when the font lacks it."""
+        if self.plain and 0xE0 <= code < 0x1E0:
+            code = _plain(code)
         index = self._codes
         lo, hi = 0, len(self._advances) - 1
         while lo <= hi:
@@ -183,9 +192,9 @@ class Font:
             self._loaded = i
         return self._advances[i]
 
-    def width(self, s, start=0, end=-1):
-        """Width in px of s[start:end] (end -1: to the end)."""
-        n = decode(s)
+    def width(self, s, start=0, end=-1, lo=0, hi=-1):
+        """Width in px of s[start:end] (end -1: to the end); lo, hi: decode()'s."""
+        n = decode(s, lo, hi)
         if end < 0 or end > n:
             end = n
         points = _points
@@ -194,13 +203,14 @@ class Font:
             w += self.advance(points[i])
         return w
 
-    def draw(self, fb, s, x, y, palette, key, start=0, end=-1):
+    def draw(self, fb, s, x, y, palette, key, start=0, end=-1, lo=0, hi=-1):
         """Draw s[start:end] on fb with its cells' top at y; returns the x after it.
 
         palette: a 2x1 FrameBuffer of fb's format (background, ink); pixels
         equal to `key` after the palette are left untouched (-1: none).
+        lo, hi: the bytes of s that hold the text (decode()).
         """
-        n = decode(s)
+        n = decode(s, lo, hi)
         if end < 0 or end > n:
             end = n
         points = _points
@@ -213,6 +223,18 @@ class Font:
                 fb.blit(self.glyph, x, y, key, palette)
             x += adv
         return x
+
+
+def _plain(code):
+    # the plain vowel of a toned one
+    toned = _toned
+    for i in range(0, len(toned), 2):
+        if toned[i] == code:
+            return toned[i + 1]
+    return code
+
+
+_toned = array("H", _points[: decode(_TONED)])  # _TONED's code points, decoded once
 
 
 def break_lines(font, s, width, starts, most=8):

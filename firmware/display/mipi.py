@@ -9,6 +9,19 @@ build them with framebuf.RGB565 from colours whose bytes are pre-swapped
 
 Nothing is allocated after construction: commands and their arguments go
 through buffers built once.
+
+Power-up follows the controllers' datasheets (Sitronix ST7789V v1.6 and
+ILITEK ILI9341 v1.11, which agree on every figure used here):
+- after a reset, hardware (RESX) or software (SWRESET), the controller
+  needs 5 ms before it takes a command and 120 ms before SLPOUT when the
+  reset came in sleep-out mode (ST7789V 9.1.2 SWRESET, ILI9341 8.2.2
+  SWRESET, and both sheets' reset timing table, tRT).  A soft reboot of
+  the ESP32 finds the panel awake, so the driver always waits the 120 ms;
+- after SLPOUT, 5 ms before the next command (supply and clock settle),
+  and 120 ms before a SLPIN could follow (ST7789V 9.1.12, ILI9341 8.2.12);
+- the frame memory holds whatever it held, noise at power-on (it is not
+  cleared by either reset: ST7789V 9.1.2), so the driver writes it black
+  before DISPON and the glass never shows that noise.
 """
 
 import time
@@ -34,6 +47,9 @@ MADCTL_MV = const(0x20)  # rows and columns exchanged: landscape
 MADCTL_BGR = const(0x08)  # the glass's sub-pixels are blue-green-red
 
 _FILL_PIXELS = const(240)  # fill() repeats one line of this many pixels
+RESET_MS = const(120)  # reset (RESX or SWRESET) to SLPOUT: datasheets above
+SLEEP_OUT_MS = const(5)  # SLPOUT to the next command
+_RESET_PULSE_MS = const(1)  # RESX low: the datasheets ask 10 us
 
 
 def _setter(pin):
@@ -69,17 +85,17 @@ class MipiPanel:
         self.init(madctl, invert, extra_init)
 
     def init(self, madctl, invert, extra_init):
-        """Reset and wake the controller: 16-bit pixels, orientation, display on."""
+        """Reset and wake the controller: 16-bit pixels, orientation, the frame
+        memory cleared to black, display on (the datasheets' order and waits)."""
         if self._cs:
             self._cs(1)
-        if self._rst:
-            self._rst(1)
-            self._sleep(5)
+        if self._rst:  # RESX: a hardware reset, the line the module may have
             self._rst(0)
-            self._sleep(10)
+            self._sleep(_RESET_PULSE_MS)
             self._rst(1)
-        self.command(_SWRESET)
-        self._sleep(150)
+        else:  # RST tied to EN (cyd): a soft reboot leaves the panel as it was
+            self.command(_SWRESET)
+        self._sleep(RESET_MS)
         i = 0
         while i < len(extra_init):
             n = extra_init[i + 1]
@@ -90,8 +106,9 @@ class MipiPanel:
         self.command(_MADCTL, self._args, 1)
         self.command(_INVON if invert else _INVOFF)
         self.command(_SLPOUT)
-        self._sleep(120)
+        self._sleep(SLEEP_OUT_MS)
         self.command(_NORON)
+        self.fill(0, 0, self.width, self.height, 0)  # black: the power-on noise never shows
         self.command(_DISPON)
 
     def command(self, cmd, args=None, count=-1):

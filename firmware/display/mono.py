@@ -11,15 +11,25 @@ pinyin/English and small labels 12 px.  The result screen:
     y 37..50   its pinyin or English, 12 px (cut at the right when longer)
     y 50..63   what it won (or that the tier is empty), and who threw
 
-The end screen lists every player's prizes with the panel's built-in 8 px
-ASCII font, a digit a tier (lowest tier first; "+" for ten or more), two
-columns of five players, the 状元's seat in inverse.
+The end screen: the reason and the 状元's seat, a head row of the tiers
+(秀 举 进 红 堂 元, lowest first) and under it END_SEATS players a page,
+each seat's prizes in the panel's built-in 8 px font (a digit a tier, "+"
+for ten or more) at 18 px a column, the 状元's seat in inverse; the audit
+code at the bottom.  More players than a page holds: next_page() shows the
+next seats (the app calls it every few seconds while the end screen stays),
+redrawing only the rows of seats, above where a notice goes.
+
+    y  0..11   the reason and the 状元's seat, 12 px
+    y 12..23   the tiers' heads, 12 px
+    y 24..47   three seats, 8 px a row
+    y 55..63   a rule and the audit code
 """
 
 import framebuf
 from micropython import const
 
 from bobing import names
+from bobing.classify import kind_of
 from display import texts
 from display.dice import draw_die
 from display.font import Font, break_lines, line_end
@@ -29,6 +39,13 @@ W = const(128)
 H = const(64)
 DIE = const(20)
 _NOTICE_TOP = const(48)
+
+_AWARDS = texts.Table(names.KIND_TABLE)  # an award's kind: (Chinese, pinyin, English), by KIND_*
+
+END_SEATS = const(3)  # seats on a page of the end screen
+_SEATS_TOP = const(24)  # the end screen's first row of seats
+_CELLS = const(20)  # x of its first tier column, after the seat numbers
+_CELL = const(18)  # the width of a tier column
 
 _DIGITS = "0123456789+"
 
@@ -46,6 +63,7 @@ class MonoScreen:
         self.fb = panel.fb
         self.mid = Font("f16")
         self.small = Font("f12")
+        self.small.plain = True  # its tone marks would be 1 px: pinyin shows without them
         self._normal = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
         self._normal.pixel(1, 0, 1)
         self._inverse = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
@@ -54,23 +72,40 @@ class MonoScreen:
         self._noticed = False
         self._starts = [0] * 24
         self.visitor = 0
+        # the end screen's table, kept for next_page (players 0: not on the end screen)
+        self._holdings = b""
+        self._players = 0
+        self._holder = -1
+        self._first = 0  # the first seat on the page shown
 
     # ---- drawing helpers ----
-    def _text(self, font, s, x, y, inverse=False, start=0, end=-1):
-        """Draw s[start:end] at (x, y); x -1 centres it.  Returns its width."""
-        w = font.width(s, start, end)
+    def _text(self, font, s, x, y, inverse=False, start=0, end=-1, lo=0, hi=-1):
+        """Draw s[start:end] at (x, y); x -1 centres it.  Returns its width.
+        lo, hi: the bytes of s that hold the text (display.font.decode)."""
+        w = font.width(s, start, end, lo, hi)
         if x < 0:
             x = (W - w) // 2
         if inverse:
-            font.draw(self.fb, s, x, y, self._inverse, 1, start, end)
+            font.draw(self.fb, s, x, y, self._inverse, 1, start, end, lo, hi)
         else:
-            font.draw(self.fb, s, x, y, self._normal, 0, start, end)
+            font.draw(self.fb, s, x, y, self._normal, 0, start, end, lo, hi)
         return w
+
+    def _say(self, font, n, visitor, x, y, inverse=False):
+        """Draw sentence n (texts): its Chinese, or (visitor) its pinyin or English."""
+        lo = texts.SENTENCES.field(n, 1 + self.visitor if visitor else 0)
+        return self._text(font, texts.SENTENCES.raw, x, y, inverse, 0, -1, lo, texts.SENTENCES.end(lo))
+
+    def _said(self, font, n, visitor):
+        """Width of what _say draws."""
+        lo = texts.SENTENCES.field(n, 1 + self.visitor if visitor else 0)
+        return font.width(texts.SENTENCES.raw, 0, -1, lo, texts.SENTENCES.end(lo))
 
     def _int(self, font, n, x, y, inverse=False):
         """Draw a number at (x, y), digit by digit (no string made); returns its width."""
         w = _int_width(font, n)
-        pal, key = (self._inverse, 1) if inverse else (self._normal, 0)
+        pal = self._inverse if inverse else self._normal
+        key = 1 if inverse else 0
         x += w
         while True:
             d = 48 + n % 10
@@ -100,6 +135,7 @@ class MonoScreen:
     def _new(self):
         self.fb.fill(0)
         self._noticed = False
+        self._players = 0
 
     def _show(self):
         self.panel.show(0, 7)
@@ -121,25 +157,36 @@ class MonoScreen:
         self._dice(b"\x04\x04\x04\x04\x01\x01")
         self._text(self.mid, texts.TEXTS[texts.T_PRESS_TO_THROW][0], -1, 20)
         self._text(self.small, self._visitor(texts.T_PRESS_TO_THROW), -1, 37)
-        x = 2 + self._text(self.small, texts.TEXTS[texts.T_PLAYERS][0], 0, 50)
+        name = PRESETS[preset] if 0 <= preset < len(PRESETS) else "?"
+        # 玩家人数 20 competition is wider than the glass: then 玩家 20 competition
+        label = texts.T_PLAYERS
+        if (
+            self._said(self.small, label, False)
+            + 8
+            + _int_width(self.small, players)
+            + self.small.width(name)
+            > W
+        ):
+            label = texts.T_PLAYER
+        x = 2 + self._say(self.small, label, False, 0, 50)
         x += 6 + self._int(self.small, players, x, 50)
-        self._text(self.small, PRESETS[preset] if 0 <= preset < len(PRESETS) else "?", x, 50)
+        self._text(self.small, name, x, 50)
         self._show()
 
     def turn(self, seat, players, remaining, zy_seat, zy_faces):
         self._new()
-        x = 4 + self._text(self.mid, texts.TEXTS[texts.T_TURN][0], 0, 0)
-        x += 2 + self._text(self.mid, texts.TEXTS[texts.T_PLAYER][0], x, 0)
+        x = 4 + self._say(self.mid, texts.T_TURN, False, 0, 0)
+        x += 2 + self._say(self.mid, texts.T_PLAYER, False, x, 0)
         x += 6 + self._int(self.mid, seat + 1, x, 0)
-        vis = self._visitor(texts.T_PLAYER)
-        if x + self.small.width(vis) <= W:
-            self._text(self.small, vis, W - self.small.width(vis), 4)
+        vw = self._said(self.small, texts.T_PLAYER, True)
+        if x + vw <= W:
+            self._say(self.small, texts.T_PLAYER, True, W - vw, 4)
         if zy_seat >= 0:
-            x = 4 + self._text(self.small, texts.TEXTS[texts.T_ZHUANGYUAN_HOLDER][0], 0, 20)
-            x += 2 + self._text(self.small, texts.TEXTS[texts.T_PLAYER][0], x, 20)
+            x = 4 + self._say(self.small, texts.T_ZHUANGYUAN_HOLDER, False, 0, 20)
+            x += 2 + self._say(self.small, texts.T_PLAYER, False, x, 20)
             self._int(self.small, zy_seat + 1, x, 20)
         else:
-            self._text(self.small, texts.TEXTS[texts.T_NO_ZHUANGYUAN][0], 0, 20)
+            self._say(self.small, texts.T_NO_ZHUANGYUAN, False, 0, 20)
         self._remaining(remaining, 36)
         self._show()
 
@@ -154,34 +201,65 @@ class MonoScreen:
         self._dice(faces)
         self.panel.show(0, 2)
 
+    def _award_visitor(self, kind, extra, y):
+        """The award's pinyin or English, as much of it as fits one line: the
+        whole, or without 带一秀 (a combined award), or only what follows its
+        ": " (four of a kind: Jinshi), or nothing."""
+        table = _AWARDS
+        k = 1 + self.visitor
+        lo = table.field(kind, k)
+        hi = table.end(lo)
+        raw = table.raw
+        short = lo  # after ": ", if it has one
+        for i in range(lo, hi - 1):
+            if raw[i] == 58 and raw[i + 1] == 32:  # ": "
+                short = i + 2
+        small = self.small
+        more = small.width(extra[k]) if extra else 0
+        for i in range(4):  # whole, short, whole without 带一秀, short without
+            start = short if i & 1 else lo
+            add = 0 if i & 2 else more
+            w = small.width(raw, 0, -1, start, hi) + add
+            if w <= W:
+                x = self._text(small, raw, (W - w) // 2, y, False, 0, -1, start, hi) + (W - w) // 2
+                if add:
+                    self._text(small, extra[k], x, y)
+                return
+
     def result(
         self, seat, faces, award, won_tier, won_count, empty_tier, new_zy, remaining, zy_seat, zy_faces
     ):
         self._new()
         self._dice(faces)
-        award_names = names.award_names(award)
-        self._text(self.mid, award_names[0], -1, 20)
-        vis = award_names[1 + self.visitor]
-        self._text(self.small, vis, -1 if self.small.width(vis) <= W else 0, 37)
+        kind = kind_of(award)
+        extra = names.award_extra(award)  # 带一秀 or 带二举 of a combined award, or None
+        table = _AWARDS
+        lo = table.field(kind, 0)
+        hi = table.end(lo)
+        w = self.mid.width(table.raw, 0, -1, lo, hi) + (self.mid.width(extra[0]) if extra else 0)
+        x = (W - w) // 2 + self._text(self.mid, table.raw, (W - w) // 2, 20, False, 0, -1, lo, hi)
+        if extra:
+            self._text(self.mid, extra[0], x, 20)
+        self._award_visitor(kind, extra, 37)
         y = 50
         if won_tier >= 0:
-            x = 3 + self._text(self.small, texts.TEXTS[texts.T_WON][0], 0, y)
+            x = 1 + 3 + self._say(self.small, texts.T_WON, False, 1, y)
             x += 3 + self._text(self.small, names.TIER_NAMES[won_tier][0], x, y)
             if won_count > 1:
                 x += self._text(self.small, "x", x, y)
                 x += 3 + self._int(self.small, won_count, x, y)
         elif empty_tier >= 0:
-            x = 3 + self._text(self.small, names.TIER_NAMES[empty_tier][0], 0, y)
-            x += 3 + self._text(self.small, texts.TEXTS[texts.T_TIER_EMPTY][0], x, y)
+            x = 1 + 3 + self._text(self.small, names.TIER_NAMES[empty_tier][0], 1, y)
+            x += 3 + self._say(self.small, texts.T_TIER_EMPTY, False, x, y)
         else:
-            x = 3 + self._text(self.small, texts.TEXTS[texts.T_NOTHING_WON][0], 0, y)
+            x = 1 + 3 + self._say(self.small, texts.T_NOTHING_WON, False, 1, y)
         # who threw, at the right of the bottom line; a new 状元 shows in inverse
         t = texts.T_NEW_ZHUANGYUAN if new_zy else texts.T_PLAYER
-        w = self.small.width(texts.TEXTS[t][0]) + 2 + _int_width(self.small, seat + 1)
+        w = self._said(self.small, t, False) + 2 + _int_width(self.small, seat + 1)
         if new_zy:
             self.fb.fill_rect(W - w - 2, y, w + 2, H - y, 1)
         x = W - w - 1
-        x += 2 + self._text(self.small, texts.TEXTS[t][0], x, y, new_zy)
+        x += 2 + self._say(self.small, t, False, x, y, new_zy)
         self._int(self.small, seat + 1, x, y, new_zy)
         self._show()
 
@@ -194,29 +272,56 @@ class MonoScreen:
         if zy_seat >= 0:
             x += 2 + self._text(self.small, names.TIER_NAMES[5][0], x, 0)
             self._int(self.small, zy_seat + 1, x, 0)
-        # prizes: "S abcdef", a digit a tier, two columns of five seats
-        for s in range(min(players, 10)):
-            cx = (s // 5) * 66
-            cy = 15 + (s % 5) * 8
+        for t in range(6):  # each tier headed by the last character of its name
+            self._text(self.small, names.TIER_MARKS, _CELLS + t * _CELL + 3, 12, False, t, t + 1)
+        fb.hline(0, 55, W, 1)
+        fb.text(audit, W - 8 * len(audit), 56, 1)
+        self._holdings = holdings
+        self._players = players
+        self._holder = zy_seat
+        self._first = 0
+        self._seats()
+        self._show()
+
+    def next_page(self):
+        """The end screen's next END_SEATS seats (after the last, the first
+        again); nothing on any other screen or when every seat fits one page.
+        Only the rows of seats are sent: a notice over the bottom stays.
+        Returns the first seat shown (from 1), 0 if no page turned."""
+        players = self._players
+        if players <= END_SEATS:
+            return 0
+        self._first += END_SEATS
+        if self._first >= players:
+            self._first = 0
+        self.fb.fill_rect(0, _SEATS_TOP, W, END_SEATS * 8, 0)
+        self._seats()
+        self.panel.show(_SEATS_TOP // 8, (_SEATS_TOP + END_SEATS * 8) // 8 - 1)
+        return self._first + 1
+
+    def _seats(self):
+        """Draw the end screen's page of seats from self._first: "S  a b c d e f"."""
+        fb = self.fb
+        holdings = self._holdings
+        for s in range(self._first, min(self._players, self._first + END_SEATS)):
+            y = _SEATS_TOP + (s - self._first) * 8
             ink = 1
-            if s == zy_seat:  # the 状元's seat in inverse
-                fb.fill_rect(cx, cy, 16, 8, 1)
+            if s == self._holder:  # the 状元's seat in inverse
+                fb.fill_rect(0, y, 17, 8, 1)
                 ink = 0
             if s + 1 >= 10:
-                fb.text("1", cx, cy, ink)
-            fb.text(_DIGITS[(s + 1) % 10], cx + 8, cy, ink)
+                fb.text(_DIGITS[(s + 1) // 10], 0, y, ink)
+            fb.text(_DIGITS[(s + 1) % 10], 8, y, ink)
             for t in range(6):
                 n = holdings[s * 6 + t]
-                fb.text(_DIGITS[n if n < 10 else 10], cx + 18 + t * 7, cy, 1)
-        fb.text(audit, W - 8 * len(audit), 56, 1)
-        fb.hline(0, 55, W, 1)
-        self._show()
+                fb.text(_DIGITS[n if n < 10 else 10], _CELLS + t * _CELL + 5, y, 1)
 
     def menu(self, title, items, values, selected):
         self._new()
-        self._text(self.small, texts.TEXTS[title][0], 0, 0)
-        vis = self._visitor(title)
-        self._text(self.small, vis, W - self.small.width(vis), 0)
+        w = self._say(self.small, title, False, 0, 0)
+        vw = self._said(self.small, title, True)
+        if w + 8 + vw <= W:  # the visitor line beside the title, when it fits
+            self._say(self.small, title, True, W - vw, 0)
         rows = 3
         first = max(0, min(selected - rows + 1, len(items) - rows))
         y = 15
@@ -292,11 +397,10 @@ class MonoScreen:
             self._under[:] = buf[start : start + 2 * W]
             self._noticed = True
         self.fb.fill_rect(0, _NOTICE_TOP, W, H - _NOTICE_TOP, 1)
-        t = texts.TEXTS[text]
-        w = self._text(self.small, t[0], 2, _NOTICE_TOP + 1, True)
-        vis = t[1 + self.visitor]
-        if 8 + w + self.small.width(vis) <= W:
-            self._text(self.small, vis, W - 2 - self.small.width(vis), _NOTICE_TOP + 1, True)
+        w = self._say(self.small, text, False, 2, _NOTICE_TOP + 1, True)
+        vw = self._said(self.small, text, True)
+        if 8 + w + vw <= W:
+            self._say(self.small, text, True, W - 2 - vw, _NOTICE_TOP + 1, True)
         self.panel.show(6, 7)
 
 

@@ -1,6 +1,6 @@
 """SH1106 128x64 OLED on I2C: the SSD1306's cousin with 132 columns of memory.
 
-    SH1106(i2c, addr=0x3C)   i2c: writeto(addr, buf) and writevto(addr, bufs)
+    SH1106(i2c, addr=0x3C, sleep_ms=None)   i2c: writeto(addr, buf) and writevto(addr, bufs)
 
 It has page addressing only (no horizontal mode, no column or page windows)
 and the glass shows memory columns 2..129, so each page is addressed with

@@ -8,7 +8,18 @@ FrameBuffer the mono screen draws on.  show(first, last) sends pages (bands
 of 8 rows) first..last only, so a roll frame sends the dice's pages and not
 the whole panel.  Mounted the usual way round: segment remap and COM scan
 reversed (A1, C8), so (0, 0) is the top left as the wires run to the top.
+
+Power-up follows the datasheets' power-on sequence (SSD1306 Rev 1.1, 8.9
+"Power ON and OFF sequence", and its charge pump note: 8Dh 14h before AFh;
+the SH1106 datasheet's power-on sequence with the built-in DC-DC: ADh 8Bh
+before AFh): the display stays off (AEh) while the controller is set up, the
+panel's supply (charge pump or DC-DC) is switched on, the display RAM,
+noise at power-on, is written blank, and display on (AFh) comes only once
+the supply has had its 100 ms to settle.  The module's RC resets the chip
+at power-up; there is no reset line to drive.
 """
+
+import time
 
 import framebuf
 from micropython import const
@@ -18,6 +29,7 @@ HEIGHT = const(64)
 PAGES = const(8)
 CONTRAST_NORMAL = const(0xCF)  # the level _INIT sets (command 0x81)
 CONTRAST_HIGH = const(0xFF)  # the brightest: the high-contrast setting
+SUPPLY_MS = const(100)  # charge pump / DC-DC on to display on (AFh): datasheets above
 
 # (each byte a command or an argument) display off, clock, multiplex 63,
 # offset 0, start line 0, segment remap, COM scan reversed, COM pins
@@ -29,7 +41,7 @@ _INIT = b"\xae\xd5\x80\xa8\x3f\xd3\x00\x40\xa1\xc8\xda\x12\x81\xcf\xd9\xf1\xdb\x
 class SSD1306:
     _WINDOW_BYTES = 7  # control byte, 21 c0 c1, 22 p0 p1
 
-    def __init__(self, i2c, addr=0x3C):
+    def __init__(self, i2c, addr=0x3C, sleep_ms=None):
         self.i2c = i2c
         self.addr = addr
         self.width = WIDTH
@@ -42,13 +54,15 @@ class SSD1306:
         self._cmd = bytearray(8)
         self._cmd_mv = memoryview(self._cmd)
         self._window = self._cmd_mv[: self._WINDOW_BYTES]  # made once: a slice per page would allocate
-        self.init()
+        self.init(sleep_ms or time.sleep_ms)
 
-    def init(self):
-        """Configure the controller, clear its memory, display on."""
+    def init(self, sleep_ms):
+        """Configure the controller with the display off, its supply on, its
+        memory cleared, and display on once the supply has settled."""
         self.command(_INIT + self._specific())
         self.fb.fill(0)
         self.show(0, PAGES - 1)
+        sleep_ms(SUPPLY_MS)
         self.command(b"\xaf")
 
     def _specific(self):

@@ -13,6 +13,8 @@ come from bobing.names.  New texts are appended, never renumbered: the
 speech clips are numbered the same way.
 """
 
+from array import array
+
 from micropython import const
 
 T_PRESS_TO_THROW = const(0)
@@ -86,6 +88,13 @@ T_VERSION = const(67)
 T_BOARD = const(68)
 T_VIBRATION = const(69)
 T_HIGH_CONTRAST = const(70)
+T_ONE_SWITCH = const(71)
+T_AGAIN = const(72)
+T_STANDINGS = const(73)
+T_STORAGE_DAMAGED = const(74)
+T_FORMAT_STORAGE = const(75)
+T_SYNC_OR_IMPORT = const(76)
+T_RECORDS_LOST = const(77)
 
 _TABLE = """\
 按键掷骰|àn jiàn zhì tóu|Press to throw
@@ -159,6 +168,13 @@ _TABLE = """\
 主板|zhǔ bǎn|Board
 震动|zhèn dòng|Vibration
 高对比度|gāo duì bǐ dù|High contrast
+单键模式|dān jiàn mó shì|One-switch scan
+再一次|zài yí cì|Say it again
+玩家奖品|wán jiā jiǎng pǐn|Standings
+存储损坏|cún chǔ sǔn huài|Storage damaged
+格式化存储|gé shì huà cún chǔ|Format storage: every record is lost
+请同步或导入|qǐng tóng bù huò dǎo rù|Sync or import
+记录全部丢失|jì lù quán bù diū shī|Every record is lost
 """
 
 
@@ -184,6 +200,55 @@ class _Sentences:
 
 
 TEXTS = _Sentences()
+
+
+class Table:
+    """A str table, a row a line and `|` between its fields, read in place.
+
+    field() and end() give a field as a range of bytes of `raw` (a view of
+    the str's UTF-8, in the flash when the module is), which display.font
+    decodes and draws: no string or tuple is made, where TEXTS[n] makes
+    four (about 150 B a sentence; a throw draws a dozen, docs/screens.md)."""
+
+    def __init__(self, text):
+        try:
+            raw = memoryview(text)
+        except TypeError:  # CPython (host tools): a copy
+            raw = text.encode()
+        self.raw = raw
+        count = 1
+        for i in range(len(raw)):
+            if raw[i] == 10:
+                count += 1
+        rows = array("H", bytes(2 * count))  # where each row starts, exactly sized
+        count = 1
+        for i in range(len(raw)):
+            if raw[i] == 10:
+                rows[count] = i + 1
+                count += 1
+        self._rows = rows
+
+    def field(self, row, k):
+        """Where field k (0: 中文, 1: pinyin, 2: English) of `row` starts in raw."""
+        raw = self.raw
+        pos = self._rows[row]
+        while k:
+            while raw[pos] != 124:  # "|"
+                pos += 1
+            pos += 1
+            k -= 1
+        return pos
+
+    def end(self, lo):
+        """Where the field starting at lo ends in raw."""
+        raw = self.raw
+        size = len(raw)
+        while lo < size and raw[lo] != 124 and raw[lo] != 10:
+            lo += 1
+        return lo
+
+
+SENTENCES = Table(_TABLE)  # TEXTS, read in place
 
 
 def end_text(reason):

@@ -1,133 +1,85 @@
-"""The interactive virtual board's terminal: the emulated panel, redrawn in place.
+"""The interactive virtual board's side of its terminal view: keys in, lines out.
 
-    console = Console(keys_in, out, "devkit", columns, rows)
-    console.start()           # clear the terminal, draw the key help line
-    console.show(glass)       # draw the panel again if the bowl sent it anything
-    console.write(text)       # sound, lamp, speech and event lines (a stream)
+    console = Console(keys_in, out)
+    console.start()           # a power-up: the line `power`
+    console.show(glass)       # the line `glass STATE [MEMORY]` if the bowl sent the panel anything
+    console.write(text)       # sound, lamp, speech, screen and event lines (a stream)
 
-Line 1 is the key help and the ready lamp; the panel (sim.term: true-colour
-half blocks, scaled down by a whole step) is drawn under it, and beside it
-(or under it, whichever lets the panel be bigger) the last few buzzer,
-speech and event lines.  Everything is written at fixed places with cursor
-positioning, so nothing scrolls the panel away.
+The view itself is drawn by `bobing sim` in CPython (host_tools/sim_view.py),
+out of the bowl's heap: this process only writes lines.  A colour glass's
+memory is already in its file (sim.panels.FileMemory), so its line carries
+the panel's state alone, as hex: MADCTL, inverted, sleeping, on.  The mono
+glass's 1 KB lives in the heap, so its line carries the state (on, powered,
+inverted, segment remap, COM reversed) and then the memory.  The bytes
+are the ones sim.panels' save() writes after its header, so the view reads
+them back with the same code.  The line is built in a buffer made once per
+glass: drawing allocates nothing.
 """
 
-from sim import term
-
-_LOG_LINES = 5  # under the panel; beside it the log takes the panel's height
-_BESIDE_MIN = 32  # columns the log needs to stand beside the panel
-_HELP = "space/Enter THROW   r REFEREE   l long REFEREE (menu)   q off"
-
-
-def _ceil(a, b):
-    return -(-a // b)
-
-
-def panel_lines(height, step):
-    """Terminal lines sim.term uses for a glass `height` px tall at `step`."""
-    return len(range(0, height - step, 2 * step))
-
-
-def layout(width, height, columns, rows):
-    """(step, log_row, log_col, log_lines, log_width) for a `width` x `height`
-    px glass on a `columns` x `rows` terminal: the smallest whole step that
-    fits, with the log beside the panel or under it."""
-    best = None
-    for beside in (True, False):
-        room = columns - _BESIDE_MIN if beside else columns
-        lines = rows - 1 if beside else rows - 2 - _LOG_LINES
-        if room < 8 or lines < 4:
-            continue
-        step = max(_ceil(width, room), _ceil(height, 2 * lines), 1)
-        while panel_lines(height, step) > lines:
-            step += 1
-        used = panel_lines(height, step)
-        cols = _ceil(width, step)
-        if beside:
-            place = (step, 2, cols + 3, rows - 1, columns - cols - 3)
-        else:
-            place = (step, used + 3, 1, rows - used - 2, columns)
-        if best is None or step < best[0]:
-            best = place
-    return best or (max(_ceil(width, columns), 1), rows, 1, 1, columns)
+_HEX = b"0123456789abcdef"
+_HEAD = b"glass "
 
 
 class Console:
-    def __init__(self, keys_in, out, profile, columns, rows):
+    def __init__(self, keys_in, out):
         self.keys_in = keys_in  # read one key at a time
         self.out = _Screen(out)
-        self.profile = profile
-        self.columns = columns
-        self.rows = rows
-        self.lamp = "off"
-        self.log = []  # the last lines, oldest first
-        self.part = ""  # a line still being written
-        self.place = None  # layout() for the glass being shown
-        self.sent = -1  # the glass's byte count when last drawn
+        self.glass = None  # the glass self.line describes
+        self.line = bytearray()
+        self.sent = -1  # the glass's byte count when last sent
 
     def tee(self, other):
         """A stream writing to `other` (if any) and to the console."""
         return _Tee(other, self) if other is not None else self
 
     def start(self):
-        """A power-up: clear the terminal and draw the panel afresh."""
-        term._shown.clear()  # a new glass may reuse an old one's id
+        """A power-up: the view clears the panel until the new glass comes."""
         self.sent = -1
-        self.out.write("\x1b[0m\x1b[2J\x1b[?25l")
-        self.header()
-
-    def header(self):
-        self.out.write(
-            "\x1b[1;1H\x1b[0m\x1b[7m %s  ready lamp %-3s \x1b[0m  %s\x1b[K"
-            % (self.profile, self.lamp, _HELP[: max(0, self.columns - 28)])
-        )
+        self.out.write("power\n")
 
     def show(self, glass):
-        """Draw the glass again if the bowl sent the panel anything since."""
+        """Send the glass's state again if the bowl sent the panel anything since."""
         if glass.sent == self.sent:
             return
-        if self.place is None:
-            self.place = layout(glass.width, glass.height, self.columns, self.rows)
-            self.draw_log()
         self.sent = glass.sent
-        step = self.place[0]
-        term.draw(glass, columns=_ceil(glass.width, step), row=2, out=self.out)
+        mono = not hasattr(glass, "madctl")
+        if glass is not self.glass:
+            size = len(_HEAD) + 2 * (5 + len(glass.memory) if mono else 4) + 1
+            self.line = bytearray(size)
+            self.line[: len(_HEAD)] = _HEAD
+            self.line[-1] = 10  # \n
+            self.glass = glass
+        at = len(_HEAD)
+        if mono:
+            at = self.flags(at, glass.on, glass.powered, glass.inverted, glass.seg_remap, glass.com_reversed)
+            for b in glass.memory:
+                at = self.byte(at, b)
+        else:
+            self.flags(at, glass.madctl, glass.inverted, glass.sleeping, glass.on)
+        self.out.write(self.line)
+
+    def flags(self, at, a, b, c, d, e=None):
+        at = self.byte(self.byte(self.byte(self.byte(at, a), b), c), d)
+        return at if e is None else self.byte(at, e)
+
+    def byte(self, at, value):
+        value = int(value)
+        self.line[at] = _HEX[value >> 4]
+        self.line[at + 1] = _HEX[value & 15]
+        return at + 2
 
     def write(self, text):
-        text = self.part + text
-        while "\n" in text:
-            line, text = text.split("\n", 1)
-            self.line(line)
-        self.part = text
-
-    def line(self, line):
-        if line.startswith("lamp "):
-            self.lamp = line[5:]
-            self.header()
-            return
-        self.log.append(line)
-        del self.log[: -self.rows]
-        if self.place is not None:
-            self.draw_log()
-
-    def draw_log(self):
-        assert self.place is not None
-        _, row, col, count, width = self.place
-        shown = self.log[-count:] if count > 0 else []
-        for i in range(count):
-            text = shown[i] if i < len(shown) else ""
-            self.out.write("\x1b[%d;%dH\x1b[0m%s\x1b[K" % (row + i, col, text[: max(0, width)]))
+        self.out.write(text)
 
     def flush(self):
         pass
 
     def close(self):
-        """Leave the cursor under everything, visible again."""
-        self.out.write("\x1b[0m\x1b[?25h\x1b[%d;1H\r\n" % self.rows)
+        self.out.write("off\n")
 
 
 class _Screen:
-    """The terminal's stream, without flush(): the unix port's flush is an
+    """The view's stream, without flush(): the unix port's flush is an
     fsync, which a terminal refuses, and its files are unbuffered anyway."""
 
     def __init__(self, out):

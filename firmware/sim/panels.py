@@ -7,7 +7,7 @@ sent to an SH1106) shows here as it would on the glass.
 
 Quick use:
     from sim import panels
-    panel = panels.panel("devkit")                  # a board profile's driver (devkit, cyd, oled);
+    panel = panels.panel("devkit")                  # a board profile's driver (PROFILES below);
     glass = panel.glass                             #   colour glass in a file (see below)
     screen, glass = panels.color_screen("st7789")   # display.color.ColorScreen, ready
     screen, glass = panels.mono_screen("ssd1306")   # display.mono.MonoScreen ("sh1106" too)
@@ -29,23 +29,25 @@ then holds one row buffer, and the terminal renderer and the tests read the
 file back.  Without a path it is a bytearray (CPython, or a big heap).  The
 mono panel's 1 KB lives in a bytearray.
 
-What the colour glass models (ST7789 and ILI9341 alike, MIPI DCS): the
-window (CASET, RASET), RAMWR with the pointer wrapping inside the window as
-the chips do, MADCTL (row/column exchange and mirrors, RGB/BGR order),
-COLMOD (16-bit only), INVON/INVOFF, SLPOUT, DISPON/DISPOFF, SWRESET, and the
-glass itself: the ST7789's IPS glass shows colours inverted without INVON,
-the ILI9341 module's glass is BGR with its columns wired right to left.
-Any other command raises, unless it is one of the chip's setup commands.
+The colour glass is sim.colorglass.MipiGlass (what it models is said
+there), the mono one MonoGlass below.  Power-up runs on each panel's clock
+(the driver's sleep_ms is glass.wait): a power-up hurried against the
+datasheets raises, and memory holds noise at power-on, so a glass lit
+before it was written shows noise.
 """
 
-_ST7789 = "st7789"
-_ILI9341 = "ili9341"
+from sim.colorglass import (
+    KIND_ILI9341,
+    KIND_ST7789,
+    KIND_ST7789_CYD2USB,
+    KINDS,
+    NEVER,
+    FileMemory,
+    MipiGlass,
+    noise,
+)
 
-# Setup commands with no visible effect here (power, gamma, frame rate...).
-_MIPI_QUIET = {
-    _ST7789: b"\x13\x26\xb2\xb7\xbb\xc0\xc2\xc3\xc4\xc6\xd0\xe0\xe1",
-    _ILI9341: b"\x13\x26\xb1\xb6\xc0\xc1\xc5\xc7\xcb\xcf\xe0\xe1\xe8\xea\xed\xf2\xf7",
-}
+_SUPPLY_TO_ON_MS = 100  # SSD1306 8.9, SH1106 power-on sequence
 
 
 class Pin:
@@ -69,229 +71,6 @@ class Pin:
         return self.value(level)
 
 
-class RamMemory:
-    """Glass memory in a bytearray."""
-
-    def __init__(self, size):
-        self.data = bytearray(size)
-
-    def write(self, offset, data):
-        self.data[offset : offset + len(data)] = data
-
-    def readinto(self, offset, buf):
-        buf[:] = self.data[offset : offset + len(buf)]
-
-
-class FileMemory:
-    """Glass memory in a file (created, zeroed, at `size` bytes): out of the heap."""
-
-    def __init__(self, path, size):
-        self.file = open(path, "w+b")
-        row = bytes(1024)
-        left = size
-        while left > 0:
-            self.file.write(row if left >= 1024 else row[:left])
-            left -= 1024
-        self.file.flush()
-
-    def write(self, offset, data):
-        self.file.seek(offset)
-        self.file.write(data)
-
-    def readinto(self, offset, buf):
-        self.file.flush()
-        self.file.seek(offset)
-        self.file.readinto(buf)
-
-
-def _rgb565(hi, lo):
-    v = hi << 8 | lo
-    r = v >> 11
-    g = (v >> 5) & 63
-    b = v & 31
-    return (r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2)
-
-
-class MipiGlass:
-    """An ST7789 or ILI9341 with its 240x320 glass; fed by SpiBus."""
-
-    def __init__(self, kind, memory=None):
-        if kind not in _MIPI_QUIET:
-            raise ValueError("no colour panel %r (choose st7789 or ili9341)" % kind)
-        self.kind = kind
-        self.width = 240
-        self.height = 320
-        self.memory = memory or RamMemory(240 * 320 * 2)
-        self.glass_bgr = kind == _ILI9341
-        self.glass_mirror_x = kind == _ILI9341
-        self.glass_inverted = kind == _ST7789
-        self.sent = 0
-        self._row = bytearray(2 * 240)
-        self._reset()
-
-    def _reset(self):
-        self.madctl = 0
-        self.colmod = 0x66  # 18 bits a pixel after reset
-        self.inverted = False
-        self.sleeping = True
-        self.on = False
-        self._cmd = -1
-        self._args = bytearray()
-        self._x0, self._x1, self._y0, self._y1 = 0, 239, 0, 319
-        self._writing = False
-
-    # the bus side
-    def end(self):
-        """Chip select went high: a RAMWR ends, as does a command's argument list."""
-        self._finish()
-        self._cmd = -1
-        self._writing = False
-
-    def write(self, data, dc):
-        self.sent += len(data)
-        if not dc:
-            for c in data:
-                self._finish()
-                self._command(c)
-        elif self._writing:
-            self._pixels(data)
-        elif self._cmd >= 0:
-            self._args.extend(data)
-        else:
-            raise ValueError("%s: data with no command" % self.kind)
-
-    def _finish(self):
-        # a command's arguments are complete when the next command (or CS high) comes
-        c, a = self._cmd, self._args
-        if c == 0x2A and len(a) >= 4:
-            self._x0, self._x1 = a[0] << 8 | a[1], a[2] << 8 | a[3]
-        elif c == 0x2B and len(a) >= 4:
-            self._y0, self._y1 = a[0] << 8 | a[1], a[2] << 8 | a[3]
-        elif c == 0x36 and a:
-            self.madctl = a[0]
-        elif c == 0x3A and a:
-            self.colmod = a[0]
-        self._args = bytearray()
-        self._cmd = -1
-
-    def _command(self, c):
-        self._writing = False
-        if c == 0x01:
-            self._reset()
-        elif c == 0x11:
-            self.sleeping = False
-        elif c == 0x10:
-            self.sleeping = True
-        elif c == 0x20 or c == 0x21:
-            self.inverted = c == 0x21
-        elif c == 0x28 or c == 0x29:
-            self.on = c == 0x29
-        elif c == 0x2C:
-            if self.colmod & 0x0F != 5:
-                raise ValueError("%s: RAMWR with COLMOD 0x%02x, not 16-bit" % (self.kind, self.colmod))
-            self._writing = True
-            self._cx, self._cy = self._x0, self._y0
-            self._odd = -1
-        elif c in (0x2A, 0x2B, 0x36, 0x3A) or c in _MIPI_QUIET[self.kind]:
-            self._cmd = c
-        else:
-            raise ValueError("%s: unknown command 0x%02x" % (self.kind, c))
-
-    def _pixels(self, data):
-        i = 0
-        n = len(data)
-        if self._odd >= 0:  # a pixel split across two writes
-            self._put(bytes((self._odd, data[0])))
-            self._odd = -1
-            i = 1
-        mv = memoryview(data)
-        while n - i >= 2:
-            run = min((self._x1 - self._cx + 1) * 2, (n - i) & ~1)
-            if run <= 0:
-                raise ValueError("%s: window with x1 < x0" % self.kind)
-            self._put(mv[i : i + run])
-            i += run
-        if i < n:
-            self._odd = data[i]
-
-    def _put(self, run):
-        # run: whole pixels, all on the current window row from the pointer on
-        count = len(run) // 2
-        fx = bool(self.madctl & 0x40) != self.glass_mirror_x
-        fy = bool(self.madctl & 0x80)
-        swap = self.madctl & 0x20
-        w = self.width
-        if not swap and not fx:
-            y = self.height - 1 - self._cy if fy else self._cy
-            if 0 <= y < self.height and 0 <= self._cx and self._cx + count <= w:
-                self.memory.write((y * w + self._cx) * 2, run)
-            else:
-                self._each(run, count, fx, fy, swap)
-        else:
-            self._each(run, count, fx, fy, swap)
-        self._cx += count
-        if self._cx > self._x1:
-            self._cx = self._x0
-            self._cy += 1
-            if self._cy > self._y1:
-                self._cy = self._y0
-
-    def _each(self, run, count, fx, fy, swap):
-        w, h = self.width, self.height
-        for k in range(count):
-            col, row = self._cx + k, self._cy
-            if swap:
-                col, row = row, col
-            if fx:
-                col = w - 1 - col
-            if fy:
-                row = h - 1 - row
-            if 0 <= col < w and 0 <= row < h:
-                self.memory.write((row * w + col) * 2, run[2 * k : 2 * k + 2])
-
-    # the viewer side
-    def row(self, y):
-        """Raw row y as received (big-endian RGB565), in a buffer reused by the next call."""
-        self.memory.readinto(y * self.width * 2, self._row)
-        return self._row
-
-    def visible(self):
-        return self.on and not self.sleeping
-
-    def shown(self, hi, lo):
-        """(r, g, b) the glass shows for a received pixel: inversion and sub-pixel order applied."""
-        if not self.visible():
-            return (0, 0, 0)
-        if self.inverted != self.glass_inverted:  # IPS glass needs INVON; TN glass needs INVOFF
-            hi, lo = hi ^ 255, lo ^ 255
-        r, g, b = _rgb565(hi, lo)
-        if bool(self.madctl & 0x08) != self.glass_bgr:
-            r, b = b, r
-        return (r, g, b)
-
-    def rgb(self, x, y):
-        row = self.row(y)
-        return self.shown(row[2 * x], row[2 * x + 1])
-
-    def save(self, path):
-        """The glass (its state and raw memory) in a file: load() reads it back, in CPython too."""
-        with open(path, "wb") as f:
-            f.write(b"GLS1%s\n" % self.kind.encode())
-            f.write(bytes((self.madctl, self.inverted, self.sleeping, self.on)))
-            for y in range(self.height):
-                f.write(self.row(y))
-
-    def _restore(self, state, f):
-        self.madctl, self.inverted, self.sleeping, self.on = (
-            state[0],
-            bool(state[1]),
-            bool(state[2]),
-            bool(state[3]),
-        )
-        for y in range(self.height):
-            self.memory.write(y * self.width * 2, f.read(self.width * 2))
-
-
 class SpiBus:
     """A fake machine.SPI wired to one MipiGlass, with its DC and CS pins."""
 
@@ -299,15 +78,11 @@ class SpiBus:
         self.glass = glass
         self.dc = Pin(1)
         self.cs = Pin(1, self._select)
-        self.rst = Pin(1, self._reset_line)
+        self.rst = Pin(1, glass.hardware_reset)
 
     def _select(self, level):
         if level:
             self.glass.end()
-
-    def _reset_line(self, level):
-        if not level:
-            self.glass._reset()
 
     def write(self, buf):
         if self.cs.level:
@@ -337,8 +112,9 @@ class MonoGlass:
         self.width = 128
         self.height = 64
         self.columns = 132 if kind == "sh1106" else 128
-        self.memory = bytearray(self.columns * 8)
+        self.memory = noise(self.columns * 8)
         self.sent = 0
+        self.now = 0  # the panel's clock, ms: advanced by wait()
         self._args_of = _SH1106_ARGS if kind == "sh1106" else _SSD1306_ARGS
         self.mode = 2  # page addressing after reset
         self.on = False
@@ -346,11 +122,21 @@ class MonoGlass:
         self.seg_remap = False
         self.com_reversed = False
         self.powered = kind == "sh1106"  # its DC-DC converter is on after reset
+        self._supply_at = 0 if self.powered else NEVER  # when the panel's supply came on
         self.contrast = 0x7F  # command 0x81's level (brightness), 0x7F after reset; not drawn
         self.col, self.page = 0, 0
         self.c0, self.c1, self.p0, self.p1 = 0, self.columns - 1, 0, 7
         self._pending = []  # type: list
         self._need = 0
+
+    def wait(self, ms):
+        """The driver's sleep_ms: time passes on the panel's clock alone."""
+        self.now += ms
+
+    def _supply(self, on):
+        if on and not self.powered:
+            self._supply_at = self.now
+        self.powered = on
 
     # the I2C side
     def writeto(self, addr, buf):
@@ -407,6 +193,11 @@ class MonoGlass:
             elif b in (0xA6, 0xA7):
                 self.inverted = b == 0xA7
             elif b in (0xAE, 0xAF):
+                if b == 0xAF and self.powered and self.now - self._supply_at < _SUPPLY_TO_ON_MS:
+                    raise ValueError(
+                        "%s: display on %d ms after its supply came on; the datasheet asks %d ms"
+                        % (self.kind, self.now - self._supply_at, _SUPPLY_TO_ON_MS)
+                    )
                 self.on = b == 0xAF
         else:
             raise ValueError("%s: unknown command 0x%02x" % (self.kind, b))
@@ -426,9 +217,9 @@ class MonoGlass:
         elif c == 0x81:
             self.contrast = cmd[1]
         elif c == 0x8D:
-            self.powered = cmd[1] & 0x04 != 0
+            self._supply(cmd[1] & 0x04 != 0)
         elif c == 0xAD:
-            self.powered = cmd[1] & 0x01 != 0
+            self._supply(cmd[1] & 0x01 != 0)
 
     def _data(self, b):
         if self.col < self.columns:
@@ -482,7 +273,7 @@ def load(path):
         if head[:4] != b"GLS1":
             raise ValueError("%s is not a saved glass" % path)
         kind = head[4:].strip().decode()
-        if kind in _MIPI_QUIET:
+        if kind in KINDS:
             color = MipiGlass(kind)
             color._restore(f.read(4), f)
             return color
@@ -502,20 +293,17 @@ def color_bus(kind="st7789", path=None):
     return spi, spi.dc, spi.cs, spi.rst, glass
 
 
-def _no_wait(ms):
-    pass
-
-
 def color_panel(kind="st7789", path=None):
-    """(driver, glass): display.st7789.ST7789 or display.ili9341.ILI9341 on an emulated panel."""
+    """(driver, glass): display.st7789.ST7789 (kind "st7789" or "st7789-cyd2usb")
+    or display.ili9341.ILI9341 on an emulated panel, waiting on the panel's clock."""
     spi, dc, cs, rst, glass = color_bus(kind, path)
-    if kind == _ST7789:
-        from display.st7789 import ST7789
+    if kind == KIND_ILI9341:
+        from display.ili9341 import ILI9341
 
-        return ST7789(spi, dc, cs, rst, sleep_ms=_no_wait), glass
-    from display.ili9341 import ILI9341
+        return ILI9341(spi, dc, cs, rst, sleep_ms=glass.wait), glass
+    from display.st7789 import ST7789
 
-    return ILI9341(spi, dc, cs, rst, sleep_ms=_no_wait), glass
+    return ST7789(spi, dc, cs, rst, sleep_ms=glass.wait, invert=kind == KIND_ST7789), glass
 
 
 def mono_bus(kind="ssd1306", addr=0x3C):
@@ -530,10 +318,10 @@ def mono_panel(kind="ssd1306"):
     if kind == "ssd1306":
         from display.ssd1306 import SSD1306
 
-        return SSD1306(i2c), glass
+        return SSD1306(i2c, sleep_ms=glass.wait), glass
     from display.sh1106 import SH1106
 
-    return SH1106(i2c), glass
+    return SH1106(i2c, sleep_ms=glass.wait), glass
 
 
 def color_screen(kind="st7789", path=None):
@@ -552,21 +340,28 @@ def mono_screen(kind="ssd1306"):
     return MonoScreen(panel), glass
 
 
-# The panel each board profile drives (board/devkit.py, cyd.py, oled.py).
-PROFILES = {"devkit": "st7789", "cyd": "ili9341", "oled": "ssd1306"}
+# The panel each board profile drives (board/<profile>.py).
+PROFILES = {
+    "devkit": KIND_ST7789,
+    "s3": KIND_ST7789,
+    "cyd": KIND_ILI9341,
+    "cyd2usb": KIND_ST7789_CYD2USB,
+    "oled": "ssd1306",
+    "sh1106": "sh1106",
+}
 
 
 def panel(profile, path=None):
-    """The emulated driver of a board profile ("devkit", "cyd", "oled"), its glass as .glass.
+    """The emulated driver of a board profile (a key of PROFILES), its glass as .glass.
 
     A colour glass lives in the file `path` (out of the heap: the sim runs at the
     ESP32's heap size); by default in a file of /tmp that is unlinked at once,
     so it is private and vanishes with the process.  The mono one is a bytearray.
     """
     if profile not in PROFILES:
-        raise ValueError("no board profile %r (choose devkit, cyd or oled)" % profile)
+        raise ValueError("no board profile %r (choose %s)" % (profile, ", ".join(PROFILES)))
     kind = PROFILES[profile]
-    if kind == "ssd1306":
+    if kind not in KINDS:
         driver, glass = mono_panel(kind)
     else:
         import os

@@ -1,7 +1,8 @@
 """The virtual board's main: `micropython -m sim.run [options]` with firmware/ on the path.
 
 host_tools/sim_cmd.py (`bobing sim`) is the way in; it passes:
-  --headless            commands, virtual clock (else: keyboard and panel, real time)
+  --headless            commands, virtual clock (else: keyboard and panel, the
+                        bowl's time for a person: sim.vclock)
   --board PROFILE       devkit (default), cyd, oled
   --flash IMAGE         the LittleFS image (created if missing), mounted at / as
                         on the ESP32: the store is /data; the host's files are
@@ -14,9 +15,9 @@ host_tools/sim_cmd.py (`bobing sim`) is the way in; it passes:
                         pseudo-terminal `bobing sim` bridges): event lines out,
                         the app's serial lines and Ctrl-C in, the REPL after
   --presses PATH        where the headless commands come from (default: stdin)
-  --term PATH           the interactive sim's terminal (default: stdin and stdout,
-                        put in raw mode here; with a PATH the caller does that)
-  --size COLSxROWS      that terminal's size (default 80x24)
+  --term PATH           where the interactive sim's keys come from and its view's
+                        lines go (sim.console; default: stdin and stdout, put
+                        in raw mode here; with a PATH the caller does that)
   --repl                no power-up: mount the flash and return to `micropython
                         -i`'s REPL, where `import main` powers the app up
 and for tests: --flash-blocks N (size of a new image), --rng-fail-after N
@@ -31,7 +32,8 @@ ends the run (exit 0; with --serial, exit ENDED for sim_cmd).  A reset
 would.  With --serial, when the app leaves its loop for the REPL (the
 `sync` line, or Ctrl-C on a bowl not in kiosk mode) the run exits with
 LEFT: sim_cmd then starts `micropython -i -m sim.run --repl` on the same
-serial, the REPL a real board shows.
+serial, the REPL a real board shows; machine.reset() typed there exits
+with RESET, and sim_cmd powers the bowl up again.
 """
 
 import asyncio
@@ -47,10 +49,11 @@ ROOT = "/data"  # the store, as on the ESP32 (board/esp32.py FLASH_ROOT)
 HOST = "/host"  # the host's filesystem, beside the flash mounted at /
 POLL_MS = 5
 KEY_MS = 20  # the interactive keyboard's poll
-HOLD_MS = 60  # a key press holds its switch this long (real time)
+HOLD_MS = 60  # a key press holds its switch this long (the bowl's ms)
 HOLD_TICKS = 4  # ... and for at least this many keyboard polls
 LEFT = 3  # exit status (--serial): the app left its loop for the REPL
 ENDED = 4  # exit status (--serial): end of input, or q: the sim is over
+RESET = 5  # exit status (--repl): machine.reset() at the REPL, a hard reset
 
 
 class EndOfInput(BaseException):
@@ -76,7 +79,6 @@ def parse(argv):
         "events": "",
         "presses": "",
         "term": "",
-        "size": "80x24",
         "flash-blocks": 512,
         "rng-fail-after": -1,
         "hold": "",
@@ -156,19 +158,55 @@ def image(path, blocks=512):
 
     try:
         os.stat(path)
-        return FileFlash(path)
     except OSError:
         flash = FileFlash(path, blocks=blocks)
         vfs.VfsLfs2.mkfs(flash)  # type: ignore[arg-type]  # a block device by protocol
         return flash
+    return FileFlash(path)  # never made again: an image that fails to open is the user's
+
+
+def filesystem(path, blocks=512):
+    """(FileFlash, its VfsLfs2) of the image in host file `path`, made if
+    missing; a file the sim cannot write or that holds no LittleFS ends the
+    run with one line (exit 2), before anything is mounted."""
+    import errno
+
+    import vfs
+
+    try:
+        flash = image(path, blocks)
+    except OSError as e:
+        usage("--flash %s: the sim cannot write it (%s)" % (path, errno.errorcode.get(e.errno, e.errno)))
+    try:
+        return flash, vfs.VfsLfs2(flash)  # type: ignore[abstract]
+    except OSError:
+        flash.file.close()
+        usage("--flash %s: not a LittleFS image (a bowl's flash that `bobing sim` made)" % path)
+
+
+def nvs_partition(path, erased):
+    """The chip's NVS partition in the host file beside the image `path`
+    (sim.nvs), opened before the flash becomes /; erased: a new image's.
+    A file the sim cannot open ends the run with one line (exit 2)."""
+    import errno
+
+    from sim.nvs import Partition
+
+    try:
+        return Partition.beside(path, erased)
+    except OSError as e:
+        usage(
+            "--flash %s: the sim cannot write %s.nvs (%s)"
+            % (path, path, errno.errorcode.get(e.errno, e.errno))
+        )
 
 
 def mount(path, point, blocks=512):
     """Mount the image in host file `path` on `point`; returns its FileFlash."""
     import vfs
 
-    flash = image(path, blocks)
-    vfs.mount(vfs.VfsLfs2(flash), point)  # type: ignore[abstract]
+    flash, fs = filesystem(path, blocks)
+    vfs.mount(fs, point)
     return flash
 
 
@@ -177,18 +215,19 @@ def on_host(path, cwd):
     return HOST + (path if path.startswith("/") else cwd + "/" + path)
 
 
-def mount_root(path, blocks):
+def mount_root(path, blocks, made=None):
     """The image as the ESP32 has its filesystem: mounted at /, the working
     folder /, the store /data.  The host's root moves to /host, and the
     module path with it, so the firmware's modules still import from the
-    host.  Files opened before stay open.  Returns (FileFlash, host cwd)."""
+    host.  Files opened before stay open.  made: filesystem(path, blocks)
+    if already called.  Returns (FileFlash, host cwd)."""
     import vfs
 
     cwd = os.getcwd()
-    flash = image(path, blocks)
+    flash, fs = made or filesystem(path, blocks)
     host = vfs.VfsPosix("/")  # type: ignore[attr-defined]  # the unix port's
     vfs.umount("/")
-    vfs.mount(vfs.VfsLfs2(flash), "/")  # type: ignore[abstract]
+    vfs.mount(fs, "/")
     vfs.mount(host, HOST)
     os.chdir("/")
     sys.path[:] = [p if p in ("", ".frozen") else on_host(p, cwd) for p in sys.path]
@@ -256,7 +295,7 @@ async def headless(board, presses, serial_in):
 
 
 async def keyboard(board, keys_in, console):
-    """Keys in real time: space or Enter THROW, r REFEREE, l a long REFEREE,
+    """Keys as a person types them: space or Enter THROW, r REFEREE, l a long REFEREE,
     q switches the bowl off; the panel is drawn again whenever it changed.
 
     A key closes its switch for HOLD_MS and at least HOLD_TICKS of this
@@ -271,7 +310,6 @@ async def keyboard(board, keys_in, console):
     ticks = [0, 0]
     while True:
         now = clock.ticks_ms()
-        board.watchdog.check(now)
         for k in (0, 1):
             ticks[k] += 1
             if closed[k] and ticks[k] > HOLD_TICKS and clock.ticks_diff(now, release[k]) >= 0:
@@ -314,13 +352,30 @@ class Sim:
         self.presses = open(opts["presses"]) if opts["presses"] else sys.stdin
         self.console = None
         self.raw = None  # the terminal's mode to restore, when we set it
+        with open("/proc/self/stat") as f:  # before the flash becomes /
+            pid = int(f.read().split(" ", 1)[0])
+        try:
+            erased = False
+            os.stat(opts["flash"])
+        except OSError:
+            erased = True  # a new image: a new chip's NVS too
+        made = filesystem(
+            opts["flash"], opts["flash-blocks"]
+        )  # a bad image: one line, the terminal as it was
+        self.nvs = nvs_partition(opts["flash"], erased)
         if not opts["headless"]:
+            if opts["events"]:
+                sys.stderr.write("sim: live events go to %s\n" % opts["events"])
             self.console = self.open_console()
-        self.flash, cwd = mount_root(opts["flash"], opts["flash-blocks"])
+        self.flash, cwd = mount_root(opts["flash"], opts["flash-blocks"], made)
         self.glass = on_host(opts["flash"], cwd) + ".glass"
         first_settings(opts)
         self.random_bytes, self.entropy = random_source(opts)
         self.hold = opts["hold"]
+        self.reset_line = ""  # why the bowl last reset, for the console to show
+        from sim.vclock import Biter
+
+        self.biter = Biter(pid)
 
     def open_console(self):
         from sim.console import Console
@@ -335,8 +390,7 @@ class Sim:
             self.raw = termios.tcgetattr(0)
             termios.setraw(0)
             keys_in, out = sys.stdin, sys.stdout
-        size = opts["size"].split("x")
-        return Console(keys_in, out, opts["board"], int(size[0]), int(size[1]))
+        return Console(keys_in, out)
 
     def power_up(self, firmware):
         """Boot the bowl again and again (resets) until the app leaves its loop."""
@@ -357,19 +411,15 @@ class Sim:
             lines = console.tee(self.trace)
         while True:
             asyncio.new_event_loop()
-            if opts["headless"]:
-                virtual = VirtualClock()
-                virtual.install()
-                clock = virtual
-            else:
-                from board.base import Clock
-
-                clock = Clock()  # type: ignore[assignment]  # the same three methods, real time
+            clock = VirtualClock(real=not opts["headless"])
+            clock.install()
             keys = simboard.Keys(self.hold == "throw", self.hold == "referee")
             self.hold = ""  # only at the first power-up
             module = SimDFPlayer(clock.ticks_ms, keep=False)  # each clip is a trace line
             speaker = DFPlayer(SpeechUART(module, lines or _Null()), module.busy)
-            session = firmware.boot_log(ROOT)  # as bowl.power_up(): the log first, its buffer lent
+            session = firmware.boot_log(
+                ROOT, self.nvs.open
+            )  # as bowl.power_up(): the log first, its buffer lent
             board = simboard.build(
                 opts["board"],
                 clock,
@@ -378,28 +428,48 @@ class Sim:
                 self.random_bytes,
                 self.entropy,
                 keys,
-                self.trace,
+                lines,  # the screen's words: the interactive view reads them too
                 self.glass,
                 speaker,
                 lines,
                 session.store.log.buf,
             )
+            clock.watchdog = board.watchdog
+            self.biter.watchdog = board.watchdog
             if opts["headless"]:
-                virtual.watchdog = board.watchdog
                 asyncio.create_task(headless(board, self.presses, sys.stdin if opts["serial"] else None))
             else:
                 assert console is not None
                 console.start()
+                if self.reset_line:  # after start(), which clears the terminal
+                    console.write(self.reset_line)
+                    self.reset_line = ""
                 asyncio.create_task(keyboard(board, console.keys_in, console))
             try:
                 firmware.run(board, True, session)
                 return  # the app left its loop: the REPL's turn
+            except KeyboardInterrupt:
+                if not board.watchdog.bitten:
+                    raise  # Ctrl-C on the serial
+                self.reset("watchdog")
             except Reset as e:
-                sys.stderr.write("sim: reset (%s): booting again\n" % e.args[0])
-                if e.args[0] == "reset":  # a crash: show what the crash file kept
-                    from app.bootlog import read_crash
+                self.reset(e.args[0])
+            finally:
+                board.watchdog.stop()
+                self.biter.watchdog = None
 
-                    sys.stderr.write((read_crash(ROOT) or b"").decode())
+    def reset(self, cause):
+        """Say that the bowl resets, and why, where the user sees it: on the
+        console's log (stderr is under the panel) or on stderr."""
+        line = "sim: reset (%s): booting again\n" % cause
+        if cause == "reset":  # a crash: show what the crash file kept
+            from app.bootlog import read_crash
+
+            line += (read_crash(ROOT) or b"").decode()
+        if self.console is None:
+            sys.stderr.write(line)
+        else:
+            self.reset_line = line
 
     def close(self):
         if self.console is not None:
@@ -412,6 +482,8 @@ class Sim:
             if stream is not None:
                 stream.close()
         self.flash.file.close()
+        if self.nvs.file is not None:
+            self.nvs.file.close()
 
     def end(self):
         """Leave the process: the sim is over (exit 0; ENDED to sim_cmd)."""
@@ -441,6 +513,23 @@ class _Null:
         pass
 
 
+class _Machine:
+    """`machine` at the virtual board's REPL: the unix port's, and reset()
+    a board's hard reset (`mpremote reset`, `bobing deploy`): the process
+    ends with RESET and sim_cmd powers the bowl up again, main.py and all."""
+
+    def __init__(self, sim, real):
+        self.sim = sim
+        self.real = real
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def reset(self):
+        self.sim.close()
+        sys.exit(RESET)
+
+
 def repl(sim, firmware):
     """The REPL after the app left: `import main` there powers the app up
     again on this board, as typing it on the ESP32 runs main.py from flash
@@ -459,6 +548,7 @@ def repl(sim, firmware):
         return firmware
 
     builtins.__import__ = importer
+    sys.modules["machine"] = _Machine(sim, load("machine"))  # type: ignore[assignment]  # a module by its attributes
     if sim.console is not None:
         sim.console.write("the bowl is at its REPL on the serial: `import main` there plays on\n")
 

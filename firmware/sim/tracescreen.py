@@ -116,6 +116,13 @@ class TraceScreen:
         if self.inner:
             self.inner.end(reason, zy_seat, zy_faces, holdings, players, audit)
 
+    def next_page(self):
+        # traced only when a page turned: the app asks every few seconds of any wait
+        first = self.inner.next_page() if self.inner else 0
+        if first:
+            self._line("page first=%d" % first)
+        return first
+
     def menu(self, title, items, values, selected):
         self._line(
             "menu title=%s selected=%s value=%s"

@@ -192,6 +192,7 @@ def run(path, throws, players):
     app.new_game()
     gc.collect()
     print("app.boot_kept_bytes %d B" % (gc.mem_alloc() - base))
+    micropython.qstr_info()  # the names made by now: the harness's and the bowl's
     play(app, throws, figures)
     held = app.session.game.batches
     shown = app.session.shown
@@ -214,6 +215,7 @@ def resume(path, throws, held, shown):
     app = boot(flash)
     gc.collect()
     print("app.boot_kept_bytes %d B" % (gc.mem_alloc() - base))
+    micropython.qstr_info()
     again = app.session.game
     assert again is not None and again.batches in (held, held + 1), (held, again and again.batches)
     assert app.session.shown == shown or again.batches == held + 1

@@ -4,8 +4,9 @@ record() plays a game through the firmware's own session (bobing.session)
 on a fresh simulated flash and keeps the trace of its program/erase
 operations, the batch logged under each sequence number, the game state
 after it, and when each throw could be shown.  check_every_cut()
-rebuilds the flash as it was at every operation index, both with that
-operation not started and half done, boots the bowl on it and checks it.
+rebuilds the flash as it was at every operation index (or a seeded sample
+of them), both with that operation not started and half done, boots the
+bowl on it and checks it.
 """
 
 import vfs
@@ -19,9 +20,10 @@ from bobing.store.store import Store
 BLOCKS = 128  # a 512 KB filesystem: room for a whole game and the store's 18 folders
 
 
-def bowl(root, seed):
-    """A session as the firmware builds it, on seeded dice."""
-    return Session(Store(root), Dice(SeededBytes(seed)))
+def bowl(root, seed, nvs=None):
+    """A session as the firmware builds it, on seeded dice; nvs: the chip's
+    NVS partition (sim.nvs.Partition), None: a board without one."""
+    return Session(Store(root, None if nvs is None else nvs.open), Dice(SeededBytes(seed)))
 
 
 def conserved(game):
@@ -116,19 +118,41 @@ def check_boot(rec, image, cut, seed):
         vfs.umount("/cut")
 
 
-def check_every_cut(rec, seed):
-    """Check a boot at every operation index, the operation not done and torn.
-    Returns (cut points checked, boots that counted a power-cut recovery)."""
+def cut_points(rec, one_in, seed):
+    """The operation indexes to cut at: every one (one_in 1), else a seeded
+    one in `one_in` of them plus the first and the last erase and program,
+    so that every kind of operation is cut, torn and not."""
+    if one_in <= 1:
+        return range(len(rec.trace))
+    import random
+
+    random.seed(seed)
+    cuts = set(i for i in range(len(rec.trace)) if random.randrange(one_in) == 0)
+    for erase in (True, False):
+        kind = [i for i, op in enumerate(rec.trace) if (op[1] is None) == erase]
+        if kind:
+            cuts.add(kind[0])
+            cuts.add(kind[-1])
+    return cuts
+
+
+def check_every_cut(rec, seed, one_in=1):
+    """Check a boot at the operation indexes of cut_points(), the operation
+    not done and torn.  Returns (cut points checked, boots that counted a
+    power-cut recovery, erases cut)."""
     mem = bytearray(rec.image)
     block_size = len(mem) // BLOCKS
-    checked = recovered = 0
+    cuts = cut_points(rec, one_in, seed)
+    checked = recovered = erases = 0
     for cut in range(len(rec.trace)):
         op = rec.trace[cut]
-        for torn in (False, True):
-            image = bytearray(mem)
-            if torn:
-                apply_op(image, op, block_size, True)
-            recovered += check_boot(rec, image, cut, seed)
-            checked += 1
+        if cut in cuts:
+            erases += op[1] is None
+            for torn in (False, True):
+                image = bytearray(mem)
+                if torn:
+                    apply_op(image, op, block_size, True)
+                recovered += check_boot(rec, image, cut, seed)
+                checked += 1
         apply_op(mem, op, block_size, False)
-    return checked, recovered
+    return checked, recovered, erases

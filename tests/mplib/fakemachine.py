@@ -5,7 +5,7 @@
     board = devkit.build()       # the shipped profile, on these
 
 Only what cannot exist here is faked: GPIO pins, the SPI and I2C buses, PWM,
-the UART, the hardware watchdog and timers, reset, the radio.  Inputs read
+the UART, the hardware watchdog and timers, RTC memory, reset, the radio.  Inputs read
 high (an active-low switch left open, the DFPlayer's BUSY idle), outputs are
 dropped; a bus counts the bytes written to it (`written`), which is what the
 panel's wire would carry, and every bus made is in BUSES.  Nothing is
@@ -28,13 +28,26 @@ class Part:
     def __init__(self, *args, **settings):
         pass
 
-    def value(self, *level):
+    def value(self, level=None):  # no *level: that tuple would be garbage machine.Pin never makes
         return 1
 
     __call__ = freq = duty_u16 = feed = init = deinit = active = value
 
 
 Pin = PWM = WDT = Timer = Part
+
+
+class RTC:
+    """RTC memory, which board.watchdog reads and writes when the watchdog
+    starts (kept over a soft reset on the chip; here for the process)."""
+
+    _memory = b""
+
+    def memory(self, data=None):
+        if data is None:
+            return RTC._memory
+        RTC._memory = bytes(data)
+
 
 BUSES = []
 

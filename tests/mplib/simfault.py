@@ -2,7 +2,8 @@
 
     micropython simfault.py MODE N SIM-ARGS...
 MODE hang: the N-th announcement (after a durable, shown throw) never ends,
-as a task stuck on a lost event would; MODE crash: it raises instead (in the
+as a task stuck on a lost event would; MODE spin: it loops without ever
+yielding to the other tasks or the loop's wait; MODE crash: it raises instead (in the
 app's own task); MODE task: the switch-polling task raises at its N-th poll
 (a task nobody awaits).  The fault happens once; what follows (watchdog
 reset, crash file, resume) is the shipped code's.
@@ -26,6 +27,8 @@ async def announce(self, out):
     if count[0] == AT:
         if MODE == "hang":
             await asyncio.Event().wait()
+        while MODE == "spin":
+            pass
         raise RuntimeError("injected fault")
     await original(self, out)
 

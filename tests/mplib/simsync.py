@@ -15,9 +15,33 @@ import threading
 import time
 import tty
 
+import slowdown
 import sync_bowl
 
 BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
+MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
+
+
+def mpremote(port, *args):
+    """`mpremote connect PORT ARGS...`, its output captured."""
+    return subprocess.run(
+        [MPREMOTE, "connect", port, *args], capture_output=True, text=True, timeout=slowdown.seconds(120)
+    )
+
+
+def bowls(folder):
+    """The body of a fixture (tests/conftest.py sim_bowl): yields a maker of
+    SimBowls in `folder` (seed 5, 3 players, more options as its arguments),
+    then kills every one it made."""
+    made = []
+
+    def make(*extra):
+        made.append(SimBowl(folder, 5, "--players", "3", *extra))
+        return made[-1]
+
+    yield make
+    for bowl in made:
+        bowl.kill()
 
 
 class SimBowl:
@@ -50,9 +74,19 @@ class SimBowl:
     def throws(self):
         return [e for e in self.events() if e["event"] == "throw"]
 
+    def wait_events(self, done, timeout):
+        """Until done(events) holds; the events."""
+        end = time.monotonic() + slowdown.seconds(timeout)
+        while time.monotonic() < end:
+            events = self.events()
+            if done(events):
+                return events
+            time.sleep(0.2)
+        raise AssertionError("the bowl's events never got there in %d s: %s" % (timeout, self.events()[-3:]))
+
     def wait_throws(self, count, timeout):
         """Until `count` throw events came (the presses are played); the events."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + slowdown.seconds(timeout)
         while time.monotonic() < end:
             events = self.events()
             if sum(1 for e in events if e["event"] == "throw") >= count:
@@ -63,7 +97,7 @@ class SimBowl:
     def finish(self):
         """End of input: the exit status and every event."""
         self.proc.stdin.close()
-        code = self.proc.wait(timeout=60)
+        code = self.proc.wait(timeout=slowdown.seconds(60))
         return code, self.events()
 
     def kill(self):

@@ -8,7 +8,10 @@ parse(clips) gives items:
     ("award", kind, suffix)    suffix 0, 1 (带一秀) or 2 (带二举)
     ("faces", [f1..f6])  ("draw", [faces])  ("seat", seat0)  ("number", n)
     ("prize", tier, count)  ("text", T_*)  ("skipped",)  ("from",)
-Listener follows a whole game from its announcements.
+    ("draw", seat0, [faces], total)  ("lugu",)  ("word", clip): a menu unit or value
+Listener follows a whole game from its announcements; after each one it
+knows who holds the 状元 as the announcement ends by saying so, and checks
+that against what it followed.
 """
 
 from app import speech as sp
@@ -19,7 +22,7 @@ _NUM = sp.CLIP_NUMBER
 
 
 def _is_number(clip):
-    return _NUM <= clip <= sp.CLIP_AND
+    return _NUM <= clip <= sp.CLIP_AND or clip == sp.CLIP_THOUSAND
 
 
 def _number(clips, pos):
@@ -30,7 +33,11 @@ def _number(clips, pos):
     while pos < len(clips) and _is_number(clips[pos]):
         clip = clips[pos]
         pos += 1
-        if clip == sp.CLIP_HUNDRED:
+        if clip == sp.CLIP_THOUSAND:
+            value += current * 1000
+            current = 0
+            last_digit = False
+        elif clip == sp.CLIP_HUNDRED:
             value += current * 100
             current = 0
             last_digit = False
@@ -63,11 +70,17 @@ def parse(clips):
                 raise ValueError("player %d" % seat)
             items.append(("seat", seat - 1))
         elif clip == sp.CLIP_TEXT + tx.T_DRAW:
+            if clips[pos] != sp.CLIP_TEXT + tx.T_PLAYER:
+                raise ValueError("a draw without who threw it")
+            seat, pos = _number(clips, pos + 1)
             faces = []
             while pos < n and _FACES <= clips[pos] < _FACES + 6:
                 faces.append(clips[pos] - _FACES + 1)
                 pos += 1
-            items.append(("draw", faces))
+            if pos >= n or clips[pos] != sp.CLIP_TOTAL:
+                raise ValueError("a draw without its sum")
+            total, pos = _number(clips, pos + 1)
+            items.append(("draw", seat - 1, faces, total))
         elif sp.CLIP_TEXT <= clip < sp.CLIP_TEXT + sp.TEXT_ROOM:
             items.append(("text", clip - sp.CLIP_TEXT))
         elif sp.CLIP_KIND <= clip < sp.CLIP_KIND + 13:
@@ -93,6 +106,10 @@ def parse(clips):
             items.append(("skipped",))
         elif clip == sp.CLIP_TAKEN_FROM:
             items.append(("from",))
+        elif clip == sp.CLIP_LUGU:
+            items.append(("lugu",))
+        elif sp.CLIP_MS <= clip <= sp.LAST_CLIP:
+            items.append(("word", clip))  # the menu's units and values
         else:
             raise ValueError("clip %d means nothing here" % clip)
     return items
@@ -109,6 +126,9 @@ class Listener:
         self.holdings = []  # seat * 6 + tier, from the throws' announcements
         self.shared = [0] * 6
         self.zy_seat = -1  # the provisional 状元 as announced
+        self.holders = []  # the holder each turn and the end ended with
+        self.lugu = 0  # new 状元 announced as 禄骨
+        self.standings = []  # the pool [tier] said by each standings announcement
         self.ended = False
         self.end = None  # from the game end: dict
 
@@ -122,6 +142,8 @@ class Listener:
             first = items[0]
         if first == ("text", tx.T_NEW_GAME):
             self._game_start(items)
+        elif first == ("text", tx.T_STANDINGS):
+            self._standings(items)
         elif first == ("text", tx.T_GAME_OVER) and self.ended:
             self._game_end(items)
         else:
@@ -134,13 +156,29 @@ class Listener:
         self.holdings = [0] * (6 * self.players)
         self.shared = [0] * 6
         self.ended = False
-        self._turn(items, 3 if items[3][0] != "draw" else 4)
+        self.zy_seat = -1
+        if self._turn(items, 3 if items[3][0] != "draw" else 4) != len(items):
+            raise ValueError("more after the turn: %r" % (items,))
 
     def _turn(self, items, i):
         if items[i:] and items[i] == ("text", tx.T_TURN) and items[i + 1][0] == "seat":
             self.turn = items[i + 1][1]
-            return i + 2
+            return self._holder(items, i + 2)
         raise ValueError("expected whose turn, got %r" % (items[i:],))
+
+    def _holder(self, items, i, record=True):
+        # 状元在 玩家 N / 暂无状元: must be the holder the announcements so far made
+        if items[i:] and items[i] == ("text", tx.T_NO_ZHUANGYUAN):
+            said, i = -1, i + 1
+        elif items[i:] and items[i] == ("text", tx.T_ZHUANGYUAN_HOLDER) and items[i + 1][0] == "seat":
+            said, i = items[i + 1][1], i + 2
+        else:
+            raise ValueError("expected who holds the 状元, got %r" % (items[i:],))
+        if said != self.zy_seat:
+            raise ValueError("the 状元 said to be with %d, followed to %d" % (said, self.zy_seat))
+        if record:
+            self.holders.append(said)
+        return i
 
     def _throw(self, items):
         thrower = self.turn
@@ -177,7 +215,14 @@ class Listener:
                 i += 2
             elif item == ("text", tx.T_NOTHING_WON):
                 i += 3  # the tier, 已领完
+            elif item == ("lugu",) and items[i + 1] == ("text", tx.T_NEW_ZHUANGYUAN):
+                if self.zy_seat != thrower:
+                    raise ValueError("禄骨 said, but the thrower did not hold the 状元")
+                self.lugu += 1
+                i += 1
             elif item == ("text", tx.T_NEW_ZHUANGYUAN):
+                if items[i - 1] != ("lugu",) and self.zy_seat == thrower and thrower >= 0:
+                    raise ValueError("the holder's own throw lost the 状元, and no 禄骨 said")
                 self.zy_seat = items[i + 1][1]
                 i += 2
             elif item == ("text", tx.T_NO_ZHUANGYUAN):
@@ -188,6 +233,8 @@ class Listener:
                 i += 2  # and the reason
             elif item == ("text", tx.T_TURN):
                 i = self._turn(items, i)
+                if i != len(items):
+                    raise ValueError("more after the turn: %r" % (items[i:],))
             else:
                 raise ValueError("unexpected %r in a throw" % (item,))
 
@@ -199,19 +246,54 @@ class Listener:
         elif items[i] == ("text", tx.T_ZHUANGYUAN_HOLDER):
             end["zy"] = (items[i + 1][1], items[i + 2][1], items[i + 2][2], items[i + 3][1])
             i += 4
+        self.zy_seat = end["zy"][0] if end["zy"] else -1
+        end["holdings"], end["shared"] = self._table(items[i : self._ends_with_holder(items)])
+        self.end = end
+
+    def _ends_with_holder(self, items):
+        # where the holder said last begins; it must be the one followed
+        if items[-1] == ("text", tx.T_NO_ZHUANGYUAN):
+            start = len(items) - 1
+        elif items[-2] == ("text", tx.T_ZHUANGYUAN_HOLDER):
+            start = len(items) - 2
+        else:
+            raise ValueError("no holder at the end: %r" % (items[-2:],))
+        self._holder(items, start)
+        return start
+
+    def _standings(self, items):
+        """玩家奖品, the holder, 剩余奖品 and the pool, the table: as followed."""
+        i = self._holder(items, 1, False)
+        if items[i] != ("text", tx.T_PRIZES_LEFT):
+            raise ValueError("standings without the pool: %r" % (items[i:],))
+        i += 1
+        pool = [0] * 6
+        while items[i][0] == "prize":
+            pool[items[i][1]] = items[i][2]
+            i += 1
+        if items[i][0] == "number":
+            i += 1  # 零: nothing left
+        holdings, shared = self._table(items[i:])
+        if holdings != self.holdings or shared != self.shared:
+            raise ValueError("standings %r, followed %r" % (holdings, self.holdings))
+        self.standings.append(pool)
+
+    def _table(self, items):
+        # each seat's prizes, then the shared ones
         holdings = [0] * (6 * self.players)
+        shared = [0] * 6
         seat = -1
+        i = 0
         while i < len(items):
             item = items[i]
             i += 1
             if item[0] == "seat":
                 seat = item[1]
             elif item[0] == "prize" and items[i:] and items[i] == ("text", tx.T_SHARED):
-                end["shared"][item[1]] += item[2]
+                shared[item[1]] += item[2]
                 i += 1
             elif item[0] == "prize" and seat >= 0:
                 holdings[seat * 6 + item[1]] += item[2]
             elif item != ("text", tx.T_NOTHING_WON):
-                raise ValueError("unexpected %r at the game end" % (item,))
-        end["holdings"] = holdings
-        self.end = end
+                raise ValueError("unexpected %r in a table of prizes" % (item,))
+        return holdings, shared

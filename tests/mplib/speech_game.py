@@ -19,6 +19,7 @@ from bobing.game import Game, starter_dice_count, starter_seat
 from bobing.rules import Rules
 
 STEP_MS = 20
+STANDINGS_EVERY = 9  # a player asks for the standings every this many turns
 
 
 class Clock:
@@ -91,26 +92,31 @@ def play(
     speech.game_start(chain.said, game)
     chain.speak()
     script = throws(seed, specials, special_every, void_every)
-    for _ in range(max_throws):
+    pools = []  # the engine's pool at each standings
+    for n in range(max_throws):
         if game.ended:
             break
         faces = next(script)
         if faces is None:
-            game.void()
+            batch = game.void()
         else:
-            game.throw(faces)
-        speech.throw(chain.said, game.last_events(), game)
+            batch = game.throw(faces)
+        speech.throw(chain.said, batch, game)
         chain.speak()
+        if n % STANDINGS_EVERY == STANDINGS_EVERY - 1 and not game.ended:
+            speech.standings(chain.said, game)
+            chain.speak()
+            pools.append(list(game.remaining))
     speech.game_end(chain.said, game)
     chain.speak()
     for clips in chain.heard:
         listener.hear(clips)
-    return game, listener
+    return game, listener, pools
 
 
 def main(*scenario):
     """The listener's reconstruction of play(*scenario), as one JSON line."""
-    _, listener = play(*scenario)
+    _, listener, pools = play(*scenario)
     print(
         json.dumps(
             {
@@ -120,6 +126,10 @@ def main(*scenario):
                 "shared": listener.shared,
                 "ended": listener.ended,
                 "end": listener.end,
+                "holders": listener.holders,
+                "lugu": listener.lugu,
+                "standings": listener.standings,
+                "pools": pools,
             }
         )
     )

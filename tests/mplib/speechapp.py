@@ -4,7 +4,8 @@
 
 OPTIONS, each NAME=VALUE: players (4), seed (3), speech (1: on), language
 (1), module (fitted | missing | none: a module that answers, one whose
-BUSY never goes low and who never replies, no speaker at all), kiosk (0).
+BUSY never goes low and who never replies, no speaker at all), kiosk (0),
+scan (0: the one-switch scan's seconds, off).
 A fresh IMAGE gets these as its settings file; every PHASE is one power-up
 of the bowl (bowl.run on a new Board over the same flash), fed its
 commands in order:
@@ -15,6 +16,9 @@ commands in order:
     to-end                         throws (a void, referee twice, every
                                    VOID_EVERY-th) until the game's end line
     during-speech                  a throw pressed while an announcement plays
+    take:N                         THROW pressed as the clip of display text N
+                                   (a scan's offer) starts: only the switch
+    scan-to-end                    take:T_PRESS_TO_THROW until the game's end line
     pause:MS                       nothing for MS ms
     sync                           the host's line `sync\\r\\n` on the serial
     raw:HEX                        bytes on the serial (garbage)
@@ -23,7 +27,8 @@ The live event lines are printed as they come; after each phase one line
 {"phase": N, "outcome": "sync" | "done", "kbd": [...], "released": bool,
 "ms": now}: what Ctrl-C was set to, in order, whether main.py handed the
 watchdog over, the virtual time at the end; and each clip the module
-starts as a line {"clip": [ms, folder, clip]}.  Runs under MicroPython.
+starts as a line {"clip": [ms, folder, clip]}, and each announcement the
+app hands the speaker as {"say": n}.  Runs under MicroPython.
 """
 
 import asyncio
@@ -36,6 +41,7 @@ from app import settings as S
 from board import sim as simboard
 from board.base import LineBuffer
 from board.dfplayer import DFPlayer
+from display import texts as T
 from sim.dfplayer import SimDFPlayer
 from sim.flash import FileFlash
 from sim.tracescreen import TraceScreen
@@ -69,9 +75,9 @@ class Line:
         self.buffer = LineBuffer()
         self.ended = False
 
-    def write(self, text):
-        print(text, end="")
-        if text.startswith('{"event": "end"'):
+    def write(self, buf):
+        sys.stdout.write(buf)
+        if bytes(buf[:15]) == b'{"event": "end"':  # a line's first piece
             self.ended = True
 
     def kbd_intr(self, on):
@@ -92,11 +98,25 @@ class Ear(SimDFPlayer):
     {"clip": [ms, folder, clip]} (kept nowhere: a whole game's clips, held
     in lists, would scatter the heap)."""
 
+    started = 0  # clips started so far
+    last = 0  # the clip started last
+
     def frame(self, f):
         super().frame(f)
         if self.played:
             folder, clip = self.played.pop()
+            self.started += 1
+            self.last = clip
             print('{"clip": [%d, %d, %d]}' % (self._ticks_ms(), folder, clip))
+
+
+class Speaker(DFPlayer):
+    """The shipped driver, printing {"say": n} as the app hands it an announcement
+    of n clips: where each announcement begins, whatever the pauses."""
+
+    def say(self, clips, n, folder):
+        print('{"say": %d}' % n)
+        super().say(clips, n, folder)
 
 
 class Watchdog(SimWatchdog):
@@ -123,6 +143,18 @@ async def ready(board):
     await board.clock.sleep_ms(QUIET_MS)
 
 
+async def take(board, text, serial=None):
+    """THROW as soon as the clip of display text `text` starts (a scan's offer);
+    nothing if the game ended first (with serial: its end line came)."""
+    ear = board.ear
+    started = ear.started
+    while not (ear.started > started and ear.last == 1 + text):
+        if serial is not None and serial.ended:
+            return
+        await board.clock.sleep_ms(POLL_MS)
+    await press(board, 0, board.inputs.accept_ms + 20)
+
+
 async def drive(board, serial, commands):
     ins = board.inputs
     for command in commands:
@@ -132,6 +164,11 @@ async def drive(board, serial, commands):
             serial.pending.extend(unhexlify(command[4:]))
         elif command.startswith("pause:"):
             await board.clock.sleep_ms(int(command[6:]))
+        elif command.startswith("take:"):
+            await take(board, int(command[5:]))
+        elif command == "scan-to-end":
+            while not serial.ended:
+                await take(board, T.T_PRESS_TO_THROW, serial)
         elif command == "during-speech":
             while not board.speaker.speaking:
                 await board.clock.sleep_ms(POLL_MS)
@@ -169,6 +206,7 @@ def settings(opts):
     s[S.SPEECH] = opts["speech"]
     s[S.SPEECH_LANGUAGE] = opts["language"]
     s[S.KIOSK] = opts["kiosk"]
+    s[S.SCAN] = opts["scan"]
     s.save()
 
 
@@ -186,8 +224,9 @@ def phase(number, opts, commands, first):
     kbd = []
     board.kbd_intr = kbd.append
     ear = Ear(clock.ticks_ms, fitted=opts["module"] == "fitted")
+    board.ear = ear
     if opts["module"] != "none":
-        board.speaker = DFPlayer(ear.uart, ear.busy, clock.ticks_ms())
+        board.speaker = Speaker(ear.uart, ear.busy, clock.ticks_ms())
     if first:
         settings(opts)
     asyncio.create_task(drive(board, serial, commands))
@@ -211,7 +250,7 @@ def phase(number, opts, commands, first):
 
 def main(argv):
     image = argv[0]
-    opts = {"players": 4, "seed": 3, "speech": 1, "language": 1, "module": "fitted", "kiosk": 0}
+    opts = {"players": 4, "seed": 3, "speech": 1, "language": 1, "module": "fitted", "kiosk": 0, "scan": 0}
     i = 1
     while argv[i] != "--":
         name, value = argv[i].split("=")

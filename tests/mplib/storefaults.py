@@ -16,25 +16,33 @@ from cutgame import bowl, conserved
 from nor_flash import NorFlash
 
 from bobing.rules import Rules
+from bobing.session import NOTE
 from bobing.store import record as rec
 from bobing.store.log import StoreFull
+from bobing.store.store import SNAPSHOT_EVERY
 
 ROOT = "/f/data"
 
 
 class Played:
-    """A bowl after `throws` throws (new games as games end), unmounted."""
+    """A bowl after `throws` throws (new games as games end), unmounted;
+    nvs: a sim.nvs.Partition the bowl keeps its tip in, None: none.  boot()
+    boots on `kept`, the partition as a fault left it (default: nvs itself)."""
 
-    def __init__(self, throws, blocks=128, seed=7, players=10):
+    def __init__(self, throws, blocks=128, seed=7, players=10, keep=(), nvs=None):
         self.flash = flash = NorFlash(blocks)
+        self.images = {}  # throws done -> the flash image then, for each of `keep`
+        self.nvs = self.kept = nvs
         vfs.VfsLfs2.mkfs(flash)
         self.mount()
-        session = bowl(ROOT, seed)
+        session = bowl(ROOT, seed, nvs)
         session.boot()
         self.states = {}  # seq -> game snapshot after it
         self.shown = {}  # seq -> the payload shown after it
         self.games = 0
-        for _ in range(throws + 1):
+        for done in range(throws + 1):
+            if done in keep:
+                self.images[done] = bytes(flash.mem)
             if session.game is None or session.game.ended:
                 session.new_game(Rules("xiamen"), players)
                 self.games += 1
@@ -56,7 +64,7 @@ class Played:
 
     def boot(self):
         """A new session booted on the flash (mounted)."""
-        session = bowl(ROOT, 99)
+        session = bowl(ROOT, 99, self.kept)
         boot = session.boot()
         return session, boot
 
@@ -135,8 +143,7 @@ def test_newest_segment_missing():
 
 
 def _slot_folder(played, seq):
-    i = seq % 128
-    return "%s/s%d" % (ROOT, i // 8)
+    return played.store.log.slot_path(seq).rsplit("/", 1)[0]
 
 
 def _slot_folder_lost(replace_by_file):
@@ -152,9 +159,10 @@ def _slot_folder_lost(replace_by_file):
     assert any("folders missing, made again: s" in line for line in boot.issues), boot.issues
     assert boot.tip > played.tip  # the lost records' numbers are skipped, never reused
     assert conserved(session.game)
-    # the game goes on from the newest record that survived
+    # the game goes on from before the first record lost: the folder held
+    # every other record of a run of 16
     kept = max(seq for seq in played.states if session.game.snapshot() == played.states[seq])
-    assert played.tip - 8 <= kept < played.tip
+    assert played.tip - 16 <= kept < played.tip
     plays_on(session, played)
     vfs.umount("/f")
 
@@ -411,3 +419,36 @@ def test_single_bit_flips_in_the_raw_flash_never_stop_the_bowl():
             vfs.umount("/f")
     print("bit flips: 400, %d unmountable, %d reported losses, %d silent" % (unmountable, reported, silent))
     assert silent <= 8, silent
+
+
+def test_a_note_when_a_snapshot_is_due_leaves_the_last_throw_shown_again():
+    """The app logs a note (settings damaged, the RNG's health) after the
+    throw that makes a snapshot due: the snapshot waits for the next throw,
+    so a power cut leaves the resumed game with its last throw on the screen,
+    not its throws and no last throw."""
+    played = Played(40)
+    played.mount()
+    session, boot = played.boot()
+    for _ in range(SNAPSHOT_EVERY):
+        batch = session.throw()
+    session.store.append(bytes([NOTE]) + b"rng health: test failed")
+    session.maintain()
+    again, boot = played.boot()
+    assert again.game.snapshot() == session.game.snapshot()
+    assert again.shown == batch
+    vfs.umount("/f")
+
+
+def test_a_restart_after_a_settled_stop_is_no_power_cut_recovery():
+    """The bowl settles before it stops for the host's sync: the restart
+    after the sync is not counted as a power-cut recovery."""
+    played = Played(40)
+    played.mount()
+    session, boot = played.boot()
+    session.throw()
+    session.maintain()
+    session.settle()
+    again, boot = played.boot()
+    assert not boot.power_cut and not boot.issues
+    assert boot.counters["recoveries"] == session.store.counters.recoveries
+    vfs.umount("/f")

@@ -18,6 +18,8 @@ import threading
 import time
 import tty
 
+import slowdown
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
@@ -135,7 +137,7 @@ class VirtualBowl:
         """Write what the terminal takes; the rest is dropped when nobody
         reads for a second (a UART's receiver overflowing), so the bridge
         never blocks."""
-        end = time.monotonic() + 1.0
+        end = time.monotonic() + slowdown.seconds(1.0)
         while data and time.monotonic() < end:
             try:
                 data = data[os.write(fd, data) :]
@@ -145,8 +147,11 @@ class VirtualBowl:
                 return
 
     def type(self, text):
-        """Type at the bowl's REPL directly, as a person at its serial console would."""
-        self._write(self.bowl_fd, text)
+        """Type at the bowl's serial console, as a person on the host's port
+        would: behind whatever the host wrote before, on the same line (typed
+        past the bridge, a press could overtake the host's `import main`)."""
+        with self.lock:
+            self._write(self._slave, text)
 
     def close(self):
         self.stopped = True

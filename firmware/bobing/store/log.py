@@ -34,6 +34,7 @@ _ENOSPC = const(28)
 # bytes mean nothing between the log's calls: others may write it then.
 _first_buf = [bytearray(SEGMENT_BYTES)]
 _HEADER = rec.SEGMENT_HEADER_SIZE
+_RUN = const(16)  # slots alternating between two folders
 _LAST = const(64)  # a throw's record is about 22 bytes framed; a game's header may be longer
 
 
@@ -149,6 +150,10 @@ class Log:
         self._last = bytearray(_LAST)  # the newest record, if it fits
         self._hash_to = 0  # the newest record, _last[:_hash_to], if not hashed in yet
         self.pending_chain = rec.GENESIS  # chain(last_end): the next segment's header value
+        self.key = None  # the key the records appended now are chained under (None: plain SHA-256)
+        self.keys: tuple = ()  # every key a segment header may be signed with (bobing/keyed.py)
+        self.new_store = False  # create_dirs() found no store (a first power-up, or a store lost)
+        self.migrated = False  # boot read slots at their paths from before issue 24: seal them
 
     def hash_pending(self):
         """Fold the newest record into the chain.  append() leaves it to later
@@ -158,7 +163,7 @@ class Log:
         if self._hash_to:
             # into the kept buffer: a new digest kept per throw would
             # scatter long-lived objects over the heap and fragment it
-            self._chain[:] = rec.chain_next(self._chain, self._last, 0, self._hash_to)
+            self._chain[:] = rec.chain_next(self._chain, self._last, 0, self._hash_to, self.key)
             self._hash_to = 0
         return self._chain
 
@@ -172,9 +177,20 @@ class Log:
         self._chain[:] = value
         self._hash_to = 0
 
-    def slot_path(self, seq):
+    def slot_path(self, seq, old=False):
+        """Record seq's slot file.  Two records in a row are never in one
+        folder (each run of 16 alternates between two folders): a folder that
+        LittleFS rolls back loses its newest commits, and unless that is the
+        newest record alone, a later record in the other folder shows the gap.
+        `old`: the path a store written before issue 24 used (8 in a row)."""
         i = seq % SLOTS
-        return "%s/s%d/%d" % (self.root, i // SLOTS_PER_DIR, i % SLOTS_PER_DIR)
+        if old:
+            return "%s/s%d/%d" % (self.root, i // SLOTS_PER_DIR, i % SLOTS_PER_DIR)
+        return "%s/s%d/%d" % (self.root, self.slot_folder(seq), i % _RUN >> 1)
+
+    def slot_folder(self, seq):
+        i = seq % SLOTS
+        return i // _RUN * 2 + (i & 1)
 
     def segment_path(self, first):
         return "%s/%08x" % (self.seg_dir, first)
@@ -184,6 +200,7 @@ class Log:
         made again (missing, or a file in their place) in a store in use.
         seg/ is made last, so a store whose seg/ exists had all its folders."""
         in_use = is_dir(self.seg_dir)
+        self.new_store = not in_use
         remade = []
         for d in range(-1, SLOT_DIRS + 1):
             path = self.root if d < 0 else self.seg_dir if d == SLOT_DIRS else "%s/s%d" % (self.root, d)
@@ -276,6 +293,7 @@ class Log:
                 if exists(self.segment_path(following)):
                     segments.append(following)  # sealed after the hint was saved (a power cut)
         self.pending_chain = verifier.chain if verifier.chain is not None else rec.reanchor(self.last_end)
+        verifier.key = self.key  # the pending records: chained under the log's key
         self._scan_slots(verifier, wanted)
 
     def _load_slots(self, first, last):
@@ -283,26 +301,41 @@ class Log:
         header's room, `pending` bytes, in order, keeping those that hold
         exactly the record expected there (a damaged one is left out: a gap,
         which every reader reports as lost records).  Returns (newest record
-        seen in any slot, sequence numbers of damaged slots)."""
-        buf = self.buf
-        view = memoryview(buf)
+        seen in any slot, sequence numbers of damaged slots).  A slot file
+        missing or empty once the ring went round (seq > SLOTS) is damaged:
+        LittleFS leaves a rewritten file either old or new, never empty."""
+        view = memoryview(self.buf)
         self.pending = _HEADER
         newest = 0
         damaged = []
+        old = False  # the store is from before issue 24: its slots at their old paths
         for seq in range(first, last + 1):
-            n = read_into(self.slot_path(seq), view[self.pending :])
-            if n <= 0:
-                if n < 0 and exists(self.slot_path(seq)):
+            n, found = self._read_slot(view, seq, old)
+            if seq == first and (found is None or found[0] != seq):
+                # the first pending record not at its path: where the layout
+                # before issue 24 kept it?  (Once: no read more per slot.)
+                n_old, at_old = self._read_slot(view, seq, True)
+                if at_old is not None and at_old[0] == seq:
+                    old = self.migrated = True
+                    n, found = n_old, at_old
+            if found is None:
+                if n != 0 and (n != -1 or exists(self.slot_path(seq))) or seq > SLOTS:
                     damaged.append(seq)
-                continue  # never written, or created empty by a write the power cut
-            found = rec.decode(view[: self.pending + n], self.pending, seq)
-            if found is None or found[1] != self.pending + n:
-                damaged.append(seq)
                 continue
             newest = max(newest, found[0])
             if found[0] == seq:
                 self.pending += n
         return newest, damaged
+
+    def _read_slot(self, view, seq, old):
+        """(length, decode() of the record) of seq's slot file read into
+        view after `pending`; the record is None unless the file holds
+        exactly one intact record."""
+        n = read_into(self.slot_path(seq, old), view[self.pending :])
+        if n <= 0:
+            return n, None
+        found = rec.decode(view[: self.pending + n], self.pending, seq)
+        return n, found if found is not None and found[1] == self.pending + n else None
 
     def _scan_slots(self, verifier, on_record):
         first = self.last_end + 1
@@ -312,12 +345,19 @@ class Log:
             # is missing, and the records between it and the ring are lost.
             first = newest - SLOTS + 1
             newest, damaged = self._load_slots(first, first + SLOTS - 1)
+            # the next segment starts at the first record the slots hold, after
+            # a re-anchored gap: never a segment that claims the lost records
+            self.last_end = first - 1
+            self.pending_chain = rec.reanchor(first - 1)
         # Feed the records read, in order, from the buffer.
         buf = self.buf
         pos = _HEADER
         tip = first - 1
+        gaps = 0  # bit f: slot folder f lost a record (a rollback loses its newest)
         while pos < self.pending:
             seq, end, payload_start, game_start = rec.decode(buf, pos, tip + 1)
+            for lost in range(tip + 1, min(seq, tip + 1 + SLOTS)):
+                gaps |= 1 << self.slot_folder(lost)
             where = "slot file %s" % self.slot_path(seq)
             if verifier.feed(seq, buf, pos, end, payload_start, where):
                 on_record(seq, buf, payload_start, end - 4, game_start)
@@ -333,6 +373,11 @@ class Log:
                 tip = seq
         if tip < verifier.next_seq - 1:
             tip = verifier.next_seq - 1
+        if gaps >> self.slot_folder(tip + 1) & 1:
+            # the folder that lost records was the next one's: a rolled-back
+            # folder loses its newest commits, so the next record may be gone too
+            verifier.lost(tip + 1, tip + 1, "slot file %s: its folder lost records" % self.slot_path(tip + 1))
+            tip += 1
         self.tip = tip
         self.chain = verifier.chain if verifier.chain is not None else rec.reanchor(tip)
 
@@ -361,7 +406,7 @@ class Log:
         if frame is self._last:
             self._hash_to = end
         else:  # hashed now: buf is lent between the log's calls
-            self._chain[:] = rec.chain_next(self._chain, frame, 0, end)
+            self._chain[:] = rec.chain_next(self._chain, frame, 0, end, self.key)
         self.pending += end
         return seq
 
@@ -377,7 +422,7 @@ class Log:
             raise StoreFull()
         first = self.last_end + 1
         self._load_slots(first, self.tip)  # the pending records, back from their slots
-        rec.segment_header_into(self.buf, first, self.tip, self.pending_chain)
+        rec.segment_header_into(self.buf, first, self.tip, self.pending_chain, self.key)
         write_file(self.segment_path(first), memoryview(self.buf)[: self.pending], self.seg_dir + "/new")
         self.segments.append(first)
         self.last_end = self.tip
@@ -404,7 +449,7 @@ class Log:
                 f.readinto(header)
         except OSError:
             return None
-        header = rec.parse_segment_header(header)
+        header = rec.parse_segment_header(header, self.keys)
         return None if header is None else header[2]
 
     def acked_segment(self, last_seq, chain):

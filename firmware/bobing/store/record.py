@@ -13,7 +13,9 @@ Record (11 bytes of framing around the payload):
 The CRC covers the full sequence number, so a record read at the wrong place
 fails its check even though only 16 bits of the number are stored.
 
-Chain: chain(s) = SHA-256(chain(s-1) + record s), chain(0) = 32 zero bytes.
+Chain: chain(s) = SHA-256(chain(s-1) + record s), chain(0) = 32 zero bytes;
+on a bowl with a key (bobing/keyed.py) HMAC-SHA256 under it in place of
+SHA-256, in segments whose header says so (version 2, signed with the key).
 """
 
 import hashlib
@@ -28,8 +30,9 @@ CHAIN_SIZE = const(32)
 LINK_SIZE = const(4)
 GENESIS = bytes(CHAIN_SIZE)
 
-SEGMENT_MAGIC = b"BBL1"
-SEGMENT_HEADER_SIZE = const(48)  # magic 4, first and last sequence numbers 4 + 4, chain 32, CRC 4
+SEGMENT_MAGIC = b"BBL1"  # version 1: plain SHA-256 chain, header sealed by a CRC-32
+KEYED_MAGIC = b"BBL2"  # version 2: keyed chain, header sealed by the first 4 bytes of its HMAC
+SEGMENT_HEADER_SIZE = const(48)  # magic 4, first and last sequence numbers 4 + 4, chain 32, CRC or MAC 4
 ACK_MAGIC = b"BBA1"
 ACK_SIZE = const(48)  # magic 4, last acknowledged sequence number 4, 0 4, chain 32, CRC 4
 
@@ -111,8 +114,13 @@ def link_of(data, pos, payload_start):
     return bytes(data[payload_start - LINK_SIZE : payload_start])
 
 
-def chain_next(chain, data, start, end):
-    """Chain value after the record data[start:end], given the one before it."""
+def chain_next(chain, data, start, end, key=None):
+    """Chain value after the record data[start:end], given the one before it;
+    under `key` (HMAC-SHA256) if one is given."""
+    if key is not None:
+        from bobing.hmacsha import hmac_sha256  # a bowl without a key never loads it
+
+        return hmac_sha256(key, chain, memoryview(data)[start:end])
     h = hashlib.sha256(chain)
     h.update(memoryview(data)[start:end])
     return h.digest()
@@ -148,15 +156,37 @@ def _unseal(magic, data):
     return a, b, bytes(data[12:44])
 
 
-def segment_header_into(buf, first_seq, last_seq, chain):
+def segment_header_into(buf, first_seq, last_seq, chain, key=None):
     """Write at buf[0:48] the header of a segment holding records
-    first_seq..last_seq; chain = chain(first_seq - 1)."""
-    _seal_into(buf, SEGMENT_MAGIC, first_seq, last_seq, chain)
+    first_seq..last_seq; chain = chain(first_seq - 1).  With `key`, the
+    records are chained under it: version 2, signed with it."""
+    _seal_into(buf, SEGMENT_MAGIC if key is None else KEYED_MAGIC, first_seq, last_seq, chain)
+    if key is not None:
+        from bobing.hmacsha import hmac_sha256
+
+        buf[44:48] = hmac_sha256(key, memoryview(buf)[:44])[:4]
 
 
-def parse_segment_header(data):
-    """(first_seq, last_seq, chain before first_seq), or None if the header is damaged."""
-    return _unseal(SEGMENT_MAGIC, data)
+def parse_segment_header(data, keys=()):
+    """(first_seq, last_seq, chain before first_seq, key) of a segment's
+    header, key None for version 1 (plain) and the one of `keys` that signed
+    a version 2 header; None if the header is damaged, or signed with none
+    of them (is_keyed() tells the two apart by the magic)."""
+    if is_keyed(data):
+        from bobing.hmacsha import hmac_sha256
+
+        for key in keys:
+            if bytes(data[44:48]) == hmac_sha256(key, memoryview(data)[:44])[:4]:
+                a, b = struct.unpack_from("<II", data, 4)
+                return a, b, bytes(data[12:44]), key
+        return None
+    sealed = _unseal(SEGMENT_MAGIC, data)
+    return None if sealed is None else (sealed[0], sealed[1], sealed[2], None)
+
+
+def is_keyed(data):
+    """True if these bytes start a version 2 (keyed) segment."""
+    return len(data) >= 48 and bytes(data[:4]) == KEYED_MAGIC
 
 
 def ack(last_seq, chain):
