@@ -55,7 +55,7 @@ def synced(tmp_path):
             text=True,
             timeout=slowdown.seconds(300),
         )
-        assert sync.returncode == 0, sync.stderr
+        assert sync.returncode == 0, sync.stderr + "\nthe sim said:\n" + bowl.stderr()[-2000:]
     finally:
         bowl.kill()
     return events, database

@@ -196,7 +196,7 @@ def test_leaving_for_the_repl_after_a_long_day_four_times_in_a_row_never_crashes
                 bowl.proc,
             )
         code, events = bowl.finish()
-        assert code == 0, bowl.proc.stderr.read().decode()[-500:]
+        assert code == 0, bowl.stderr()[-500:]
     finally:
         bowl.kill()
     # each sync left the app for the REPL, and its `import main` brought it back (the

@@ -49,17 +49,27 @@ class SimBowl:
 
     def __init__(self, folder, seed, *extra):
         self.events_path = os.path.join(folder, "events.jsonl")
+        self.stderr_path = os.path.join(folder, "sim.err")
         self.out = open(self.events_path, "wb")
-        self.proc = subprocess.Popen(
-            [BOBING, "sim", "--headless", "--serial", "--flash", os.path.join(folder, "bowl.img")]
-            + ["--seed", str(seed), *extra],
-            stdin=subprocess.PIPE,
-            stdout=self.out,
-            stderr=subprocess.PIPE,
-        )
-        line = self.proc.stderr.readline().decode()
-        assert line.startswith("serial: /dev/"), line
+        with open(self.stderr_path, "wb") as err:  # a file: never a pipe the sim could fill and stall on
+            self.proc = subprocess.Popen(
+                [BOBING, "sim", "--headless", "--serial", "--flash", os.path.join(folder, "bowl.img")]
+                + ["--seed", str(seed), *extra],
+                stdin=subprocess.PIPE,
+                stdout=self.out,
+                stderr=err,
+            )
+        end = time.monotonic() + slowdown.seconds(60)
+        while not self.stderr().endswith("\n") and self.proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.05)
+        line = self.stderr().split("\n")[0]
+        assert line.startswith("serial: /dev/"), self.stderr()
         self.port = line.split()[1]
+
+    def stderr(self):
+        """What the sim said on its standard error so far (its first line names the port)."""
+        with open(self.stderr_path, "rb") as f:
+            return f.read().decode(errors="replace")
 
     def press(self, *commands):
         self.proc.stdin.write("".join(c + "\n" for c in commands).encode())
