@@ -69,7 +69,7 @@ def play(board, throws):
             board.press(*["throw"] * (throws - count))
             still = time.monotonic()
         if board.proc.poll() is not None:
-            raise SystemExit("the bare board stopped: %s" % board.proc.stderr.read().decode()[-300:])
+            raise SystemExit("the bare board stopped: %s" % board.stderr()[-300:])
 
 
 def one_file_changed(link, target):
@@ -102,7 +102,7 @@ def board_run(target):
             link.close()
         board.proc.stdin.close()
         board.proc.wait(timeout=120)
-        said = board.proc.stderr.read().decode()
+        said = board.stderr()
         board.kill()
     resets = [line for line in said.splitlines() if line.startswith("sim: reset")]
     if resets:
