@@ -50,7 +50,7 @@ RULES   ?= xiamen
 NAMES   ?=
 PLAY_VENV  := build/play-venv
 PLAY_STAMP := $(PLAY_VENV)/.installed
-$(PLAY_STAMP): pyproject.toml $(wildcard firmware/bobing/*.py firmware/bobing/store/*.py host_tools/*.py host_tools/shim/*.py)
+$(PLAY_STAMP): pyproject.toml $(wildcard firmware/bobing/*.py firmware/bobing/store/*.py host_tools/*.py host_tools/*/*.py)
 	$(PY) -m venv $(PLAY_VENV)
 	$(PLAY_VENV)/bin/pip install --quiet --disable-pip-version-check .
 	touch $@

@@ -66,7 +66,7 @@ def rules_from_args(args):
 
 
 def build_parser():
-    from host_tools import (
+    from host_tools.commands import (
         classify_cmd,
         deploy_cmd,
         import_cmd,

@@ -8,7 +8,7 @@ against it and should fail.  A mutant they let through is either equivalent
 
 Modules are named as they are imported: `bobing.classify`, `bobing.store`
 (the package, one run), `app.outcome`, `board.inputs`, `display.color`,
-`sim.clock`, `bowl`, `host_tools.syncer`...; the engine's short names
+`sim.clock`, `bowl`, `host_tools.sync.syncer`...; the engine's short names
 (`classify`, `game`, `store`...) still work.  `--list` prints every module
 and the tests each one runs.
 

@@ -1,0 +1,1 @@
+"""The festival's figures: the fairness audit and a simulated festival."""
