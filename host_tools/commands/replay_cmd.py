@@ -10,8 +10,8 @@ AFTER_END_LIMIT lines) and reported.
 import json
 import sys
 
-from bobing.game import MAX_PLAYERS, MAX_SETS, MIN_PLAYERS
-from host_tools.args import add_rules_arguments
+from bobing.game import MAX_PLAYERS, MAX_SETS
+from host_tools.args import add_players_argument, add_rules_arguments
 from host_tools.errors import UsageError
 from host_tools.play import gamefile
 from host_tools.play.describe import Table, default_names, parse_names, summary
@@ -36,20 +36,6 @@ def register(sub):
         "file", metavar="FILE", help="turns, one a line (444411, v for a void, '#' comments); - for stdin"
     )
     p.set_defaults(run=run)
-
-
-def add_players_argument(parser, required=True):
-    parser.add_argument(
-        "--players",
-        type=players_count,
-        required=required,
-        metavar="N",
-        help="players at the table, %d-%d, throwing in seat order 1, 2, ... N" % (MIN_PLAYERS, MAX_PLAYERS),
-    )
-
-
-def players_count(text):
-    return gamefile.whole_number("--players", text, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def override(setup, args):

@@ -5,29 +5,10 @@ import datetime
 import os
 import sqlite3
 
+from host_tools.args import add_bowl_arguments
 from host_tools.errors import UsageError
 from host_tools.sync import db, syncer
 from host_tools.sync.keystore import KeyStore
-
-DEFAULT_DB = "bobing.db"
-
-
-def add_db_argument(parser):
-    parser.add_argument(
-        "--db", default=DEFAULT_DB, metavar="FILE", help="the database (default %s)" % DEFAULT_DB
-    )
-
-
-def add_bowl_arguments(parser, wait_help):
-    """--port, --db, --root and --wait: of every command that reaches a bowl as the sync does."""
-    parser.add_argument(
-        "--port", required=True, metavar="PORT", help="the bowl's serial port (e.g. /dev/ttyUSB0)"
-    )
-    add_db_argument(parser)
-    parser.add_argument(
-        "--root", default="/data", metavar="DIR", help="the store folder on the bowl (default /data)"
-    )
-    parser.add_argument("--wait", type=float, default=10.0, metavar="S", help=wait_help)
 
 
 def register(sub):
