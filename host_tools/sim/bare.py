@@ -128,7 +128,7 @@ def run(args):
             raise UsageError("--flash %r: no folder %s" % (args.flash, os.path.dirname(flash)))
     if os.path.isdir(flash):
         raise UsageError("--flash %r: a folder, not an image file" % flash)
-    _load_libc()
+    load_libc()
     board = BareBoard(target, flash, args.headless, args.seed)
     try:  # without --headless the serial is the one way in: a board on the desk, its USB cable in
         return board.serve(args.serial or not args.headless)
@@ -274,7 +274,7 @@ class BareBoard:
         import tty
 
         def child():
-            _die_with_parent()
+            die_with_parent()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
         read_end, write_end = os.pipe()

@@ -26,9 +26,9 @@ import tty
 
 from host_tools.errors import Failure
 from host_tools.play.texts import width
+from host_tools.sim.process import FIRMWARE
 from host_tools.sim.story import Story, Words
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
 HELP = "space/Enter THROW   r REFEREE   l long REFEREE (menu)   q off"
 BESIDE_COLUMNS = 30  # the words need this many columns to stand beside the panel
 UNDER_ROWS = 6  # ... or this many lines under it
