@@ -21,9 +21,9 @@ import shutil
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-_PACKAGED = os.path.join(HERE, "firmware")
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # host_tools/
+ROOT = os.path.dirname(PACKAGE)
+_PACKAGED = os.path.join(PACKAGE, "firmware")
 FIRMWARE = _PACKAGED if os.path.isdir(_PACKAGED) else os.path.join(ROOT, "firmware")
 FONTS = "display/fonts"
 SOURCE_ONLY = ("boot.py", "main.py")  # run by name at start-up: never compiled
