@@ -22,24 +22,12 @@ import shutil
 import subprocess
 import tempfile
 import time
-import unicodedata
 import wave
 from concurrent.futures import ThreadPoolExecutor
 
-from app import speech
-from display.texts import TEXTS
-
-from bobing.names import KIND_NAMES, TIER_NAMES
 from host_tools.errors import UsageError
+from host_tools.phrases import LANGUAGES, phrases, spoken
 
-# folder: (name, espeak-ng voice, which of (汉字, pinyin, English) it reads)
-LANGUAGES = {
-    1: ("Mandarin", "cmn-latn-pinyin", 1),
-    2: ("Cantonese", "yue", 0),
-    3: ("English", "en", 2),
-}
-# Words the English line borrows from Chinese, as an English voice should say them.
-ENGLISH_SPOKEN = (("状元", "Champion"), ("跳猴:", "Tiao hou!"))
 LEAD_IN_MS = 120  # silence before each clip: some DFPlayer clones clip a file's first ~100 ms
 SAMPLE_RATE_KHZ = "44.1"  # resampled: the rate every DFPlayer variant plays
 
@@ -68,54 +56,6 @@ def jobs_count(text):
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 64:
         raise UsageError("--jobs %r: expected a whole number 1-64" % text)
     return int(text)
-
-
-def phrases():
-    """{clip: (汉字, pinyin with tone marks, English)}: every clip the firmware can say."""
-    table = {}
-    for number, text in enumerate(TEXTS):
-        table[speech.CLIP_TEXT + number] = text
-    for kind, names in enumerate(KIND_NAMES):
-        table[speech.CLIP_KIND + kind] = names
-    for tier, names in enumerate(TIER_NAMES):
-        table[speech.CLIP_TIER + tier] = names
-    for line in speech.PHRASES.split("\n"):
-        clip, hanzi, pinyin, english = line.split("|")
-        table[int(clip)] = (hanzi, pinyin, english)
-    return dict(sorted(table.items()))
-
-
-_TONE_MARKS = {"\u0304": "1", "\u0301": "2", "\u030c": "3", "\u0300": "4"}
-
-
-def pinyin_numbered(pinyin):
-    """'zhuàng yuán' -> 'zhuang4 yuan2'; a syllable with no mark gets 5 (neutral)."""
-    out = []
-    for syllable in pinyin.split():
-        tone = "5"
-        letters = []
-        for ch in unicodedata.normalize("NFD", syllable):
-            if ch in _TONE_MARKS:
-                tone = _TONE_MARKS[ch]
-            elif ch == "\u0308":  # ü: espeak-ng's pinyin writes it v
-                letters[-1] = "v"
-            elif ch.isalpha():
-                letters.append(ch.lower())
-        if letters:
-            out.append("".join(letters) + tone)
-    return " ".join(out)
-
-
-def spoken(clip_phrase, folder):
-    """What the folder's voice is given for a phrase (汉字, pinyin, English)."""
-    column = LANGUAGES[folder][2]
-    if column == 1:
-        return pinyin_numbered(clip_phrase[1])
-    text = clip_phrase[column]
-    if column == 2:
-        for chinese, english in ENGLISH_SPOKEN:
-            text = text.replace(chinese, english)
-    return text
 
 
 def parse_clips(text, known):

@@ -10,7 +10,7 @@ It reads the lines the bowl writes (sim.console): the live JSON events
 (docs/events.md), the trace screen's words (sim/tracescreen.py), speech
 clips and the sim's own notes.  Award and tier names are bobing.names' and
 host_tools/play/describe.py's; sentences shared with `play` are host_tools/play/texts.py's;
-the clips' words are the table `bobing voice` records (voice_cmd.phrases).
+the clips' words are the table `bobing voice` records (host_tools/phrases.py).
 """
 
 import json
@@ -22,7 +22,7 @@ from display.texts import TEXTS
 
 from bobing.names import TIERS
 from bobing.rules import PRESETS, Rules
-from host_tools.commands.voice_cmd import phrases, spoken
+from host_tools.phrases import phrases, spoken
 from host_tools.play.describe import show_dice, throw_name, tier_label
 from host_tools.play.texts import T, Texts
 
