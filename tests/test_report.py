@@ -1,4 +1,4 @@
-"""`bobing report` over a simulated festival (host_tools/report/festival.py: the
+"""`bobing report` over a simulated festival (host_tools/festival.py: the
 firmware's Session and Store per bowl, synced every evening): the loaded
 bowl is flagged, the fair ones are not (fixed seeds), and the JSON relied
 on from outside keeps its shape."""
@@ -17,8 +17,8 @@ from bobing.rules import Rules
 from bobing.session import Session
 from bobing.store.store import Store
 from host_tools.cli import main
+from host_tools.festival import simulate
 from host_tools.report import audit
-from host_tools.report.festival import simulate
 from host_tools.sync import db, syncer
 
 

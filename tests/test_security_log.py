@@ -22,7 +22,7 @@ from bobing.session import Session
 from bobing.store import record as rec
 from bobing.store.store import Store
 from host_tools.cli import main
-from host_tools.report.festival import play_day
+from host_tools.festival import play_day
 from host_tools.sync import db
 from host_tools.sync.keystore import KeyStore
 from host_tools.sync.logread import read_log

@@ -1,1 +1,1 @@
-"""The festival's figures: the fairness audit and a simulated festival."""
+"""The festival's figures behind `bobing report`: the fairness audit."""

@@ -7,7 +7,7 @@ evening the day's log is synced into the database through the very sync
 is dropped into the store, and the next morning's boot applies it.  One
 bowl can be given loaded dice, to show what the report flags.
 
-    python -m host_tools.report.festival DIR [--html DIR]   # the example in docs/report/
+    python -m host_tools.festival DIR [--html DIR]   # the example in docs/report/
 """
 
 import os
