@@ -25,12 +25,13 @@ test: $(STAMP)
 test-quick: $(STAMP)
 	$(BIN)/pytest -m "not slow"
 
-# mpy: every firmware file must also compile with mpy-cross
+# mpy: every firmware file must also compile with mpy-cross; import_check: no import circle
 check: mpy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/typecheck_firmware.py
 	$(BIN)/python tools/firmware_check.py
+	$(BIN)/python tools/import_check.py
 
 # build/mpy: the deployable firmware, firmware/ compiled to .mpy (only what changed)
 mpy: $(STAMP)
