@@ -18,7 +18,7 @@ def check(tmp_path, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "ROOT", str(tmp_path))
-    monkeypatch.setattr(module, "TREES", (("", ("host_tools",), 2), ("firmware", ("bobing", "sim"), 1)))
+    monkeypatch.setattr(module, "TREES", (("", ("host_tools",), 2), ("firmware", ("bobing", "app"), 1)))
     monkeypatch.setattr(module, "PENDING", ())
     return module
 
@@ -32,13 +32,13 @@ def write(root, files):
 
 TREE = {
     "host_tools/__init__.py": "",
-    "host_tools/cli.py": "from host_tools.commands import a_cmd\n",
-    "host_tools/errors.py": "class UsageError(Exception):\n    pass\n",
-    "host_tools/commands/__init__.py": "",
-    "host_tools/commands/a_cmd.py": "from host_tools.errors import UsageError\nfrom host_tools.sync import db\n",
-    "host_tools/sync/__init__.py": "",
-    "host_tools/sync/db.py": "import os\nfrom . import syncer\n",
-    "host_tools/sync/syncer.py": "import sqlite3\n",
+    "host_tools/front.py": "from host_tools.verbs import a_cmd\n",
+    "host_tools/faults.py": "class UsageError(Exception):\n    pass\n",
+    "host_tools/verbs/__init__.py": "",
+    "host_tools/verbs/a_cmd.py": "from host_tools.faults import UsageError\nfrom host_tools.store import table\n",
+    "host_tools/store/__init__.py": "",
+    "host_tools/store/table.py": "import os\nfrom . import link\n",
+    "host_tools/store/link.py": "import sqlite3\n",
     "firmware/bobing/__init__.py": "",
     "firmware/bobing/rules.py": "from bobing.names import KINDS\n",
     "firmware/bobing/names.py": "KINDS = ()\n",
@@ -52,33 +52,33 @@ def test_a_tree_without_circles_passes(check, tmp_path, capsys):
 
 
 def test_a_circle_through_a_function_import_fails_and_is_named(check, tmp_path, capsys):
-    write(tmp_path, {**TREE, "host_tools/errors.py": "def late():\n    from host_tools import cli\n"})
+    write(tmp_path, {**TREE, "host_tools/faults.py": "def late():\n    from host_tools import front\n"})
     assert check.main([]) == 1
     out = capsys.readouterr().out
     assert (
-        "module circle: host_tools.cli -> host_tools.commands.a_cmd -> host_tools.errors -> host_tools.cli"
+        "module circle: host_tools.faults -> host_tools.front -> host_tools.verbs.a_cmd -> host_tools.faults"
         in out
     )
-    assert "host_tools/errors.py:2" in out  # where the import that closes it is
+    assert "host_tools/faults.py:2" in out  # where the import that closes it is
 
 
 def test_a_relative_import_counts(check, tmp_path, capsys):
-    write(tmp_path, {**TREE, "host_tools/sync/syncer.py": "from .db import x\n"})
+    write(tmp_path, {**TREE, "host_tools/store/link.py": "from .table import x\n"})
     assert check.main([]) == 1
     assert (
-        "module circle: host_tools.sync.db -> host_tools.sync.syncer -> host_tools.sync.db"
+        "module circle: host_tools.store.link -> host_tools.store.table -> host_tools.store.link"
         in capsys.readouterr().out
     )
 
 
 def test_folders_that_import_each_other_fail_as_parts(check, tmp_path, capsys):
-    # no module imports itself back, but sync/ and commands/ depend on each other
-    write(tmp_path, {**TREE, "host_tools/sync/syncer.py": "from host_tools.commands import b_cmd\n"})
-    write(tmp_path, {"host_tools/commands/b_cmd.py": ""})
+    # no module imports itself back, but store/ and verbs/ depend on each other
+    write(tmp_path, {**TREE, "host_tools/store/link.py": "from host_tools.verbs import b_cmd\n"})
+    write(tmp_path, {"host_tools/verbs/b_cmd.py": ""})
     assert check.main([]) == 1
     out = capsys.readouterr().out
     assert "module circle" not in out
-    assert "part circle: host_tools.commands -> host_tools.sync -> host_tools.commands" in out
+    assert "part circle: host_tools.store -> host_tools.verbs -> host_tools.store" in out
 
 
 def test_a_pending_circle_is_reported_not_failed(check, tmp_path, capsys, monkeypatch):

@@ -139,6 +139,9 @@ def modules():
             if f.endswith(".py")
         ]
     add("host_tools", "host_tools.")
+    for package in sorted(os.listdir(os.path.join(ROOT, "host_tools"))):
+        if os.path.isfile(os.path.join(ROOT, "host_tools", package, "__init__.py")):
+            add(os.path.join("host_tools", package), "host_tools.%s." % package)
     return found
 
 
