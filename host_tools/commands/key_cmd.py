@@ -19,6 +19,7 @@ import secrets
 
 from bobing import keyed
 from bobing.hmacsha import hmac_sha256
+from host_tools.args import add_bowl_arguments
 from host_tools.errors import UsageError
 from host_tools.sync.keystore import KeyStore
 
@@ -63,8 +64,6 @@ except OSError:
 
 
 def register(sub):
-    from host_tools.args import add_bowl_arguments
-
     p = sub.add_parser("key", help="give a bowl its secret key, or replace it (re-key)")
     add_bowl_arguments(p, "seconds the bowl has to answer (default 10)")
     p.set_defaults(run=run)
