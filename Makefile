@@ -25,12 +25,13 @@ test: $(STAMP)
 test-quick: $(STAMP)
 	$(BIN)/pytest -m "not slow"
 
-# mpy: every firmware file must also compile with mpy-cross
+# mpy: every firmware file must also compile with mpy-cross; import_check: no import circle
 check: mpy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/typecheck_firmware.py
 	$(BIN)/python tools/firmware_check.py
+	$(BIN)/python tools/import_check.py
 
 # build/mpy: the deployable firmware, firmware/ compiled to .mpy (only what changed)
 mpy: $(STAMP)
@@ -50,7 +51,7 @@ RULES   ?= xiamen
 NAMES   ?=
 PLAY_VENV  := build/play-venv
 PLAY_STAMP := $(PLAY_VENV)/.installed
-$(PLAY_STAMP): pyproject.toml $(wildcard firmware/bobing/*.py firmware/bobing/store/*.py host_tools/*.py host_tools/shim/*.py)
+$(PLAY_STAMP): pyproject.toml $(wildcard firmware/bobing/*.py firmware/bobing/store/*.py host_tools/*.py host_tools/*/*.py)
 	$(PY) -m venv $(PLAY_VENV)
 	$(PLAY_VENV)/bin/pip install --quiet --disable-pip-version-check .
 	touch $@

@@ -1,7 +1,7 @@
 """The bowl on the virtual bare boards: `bobing deploy` from this package onto a
 board as stock MicroPython (or the repository's ROMFS build) leaves it, then play.
 
-For each kind of board (host_tools/bare_cmd.py TARGETS: `s3`, the
+For each kind of board (host_tools/sim/bare.py TARGETS: `s3`, the
 recommended build, .mpy files on LittleFS; `bobing-esp32`, the small
 boards' ROMFS build), on micropython32 at that board's heap:
 - the heap free when the bowl first waits for a press after its boot, and
@@ -78,7 +78,7 @@ def one_file_changed(link, target):
     if target == "s3":
         code = "import os\nos.remove('/bobing/dice.mpy')"
     else:  # a 4 KB block inside the image (a font's end) erased: the image's sum differs
-        from host_tools import firmware_tree
+        from host_tools.deploy import firmware_tree
 
         size = len(firmware_tree.romfs_image(firmware_tree.bowl_files()))
         code = "import vfs\nvfs.rom_ioctl(3,0,%d,4096)\nvfs.rom_ioctl(5,0)" % ((size - 4096) // 4096 * 4096)

@@ -1,8 +1,8 @@
 # `bobing stats` benchmark, run in CPython by bench/run.py (PYTHONPATH=firmware:repo root).
 # Times the command as a user runs it, `bobing stats --players 10 --games 10000`: the
 # process start, the exact odds and 10,000 ten-player games through the shared engine
-# (host_tools.simulate), with the command's default dice (os.urandom) and with --seed
-# (host_tools.fastdice.seeded_bytes, SeededBytes' stream computed in bulk).  Both are
+# (host_tools.stats.simulate), with the command's default dice (os.urandom) and with --seed
+# (host_tools.stats.fastdice.seeded_bytes, SeededBytes' stream computed in bulk).  Both are
 # held to the 10 s target of issues 3 and 12.  Prints "name value unit target" lines.
 import subprocess
 import sys

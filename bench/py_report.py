@@ -15,8 +15,8 @@ from contextlib import redirect_stdout
 from bobing.classify import classify, kind_of
 from bobing.events import dice_of
 from bobing.rules import Rules
-from host_tools import db
 from host_tools.cli import main
+from host_tools.sync import db
 
 THROWS = 1_000_000
 BOWLS = 5

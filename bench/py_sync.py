@@ -17,8 +17,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "mplib"))
 import sync_bowl  # noqa: E402
 
 from bobing.store import record as rec  # noqa: E402
-from host_tools import db, syncer  # noqa: E402
-from host_tools.transport import BAUD, SerialBowl  # noqa: E402
+from host_tools.sync import db, syncer  # noqa: E402
+from host_tools.sync.transport import BAUD, SerialBowl  # noqa: E402
 
 THROWS = 5000
 

@@ -1,4 +1,4 @@
-"""`bobing` command line: one subcommand per module, shared argument handling.
+"""`bobing` command line: the parser of every subcommand (host_tools/commands/), and main.
 
 Bad input never shows a traceback: every error is one line on stderr and
 exit status 2, before anything is printed on stdout.  A failure of the system
@@ -9,26 +9,23 @@ import argparse
 import os
 import sys
 
-from bobing.rules import Rules, presets
-
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
-MAX_SEED = 2**32 - 1  # SeededBytes keeps 32 bits: larger seeds would repeat smaller ones
-
-
-class UsageError(Exception):
-    """Bad input from the user: reported as one line, exit status 2."""
-
-
-class Failure(Exception):
-    """The system let us down (disk full, file unwritable): one line, exit status 1."""
-
-
-def seed_value(text):
-    """--seed of every command: a whole number 0 to 2**32 - 1, nothing wraps around."""
-    if not text.isascii() or not text.isdigit() or not int(text) <= MAX_SEED:
-        raise UsageError("--seed %r: expected a whole number 0-%d" % (text, MAX_SEED))
-    return int(text)
+from host_tools.commands import (
+    classify_cmd,
+    deploy_cmd,
+    import_cmd,
+    key_cmd,
+    log_cmd,
+    play_cmd,
+    replay_cmd,
+    report_cmd,
+    rules_cmd,
+    sim_cmd,
+    stats_cmd,
+    sync_cmd,
+    voice_cmd,
+    watch_cmd,
+)
+from host_tools.errors import EXIT_FAILURE, EXIT_USAGE, Failure, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,53 +33,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def add_rules_arguments(parser, default="xiamen"):
-    parser.add_argument(
-        "--rules",
-        default=default,
-        metavar="PRESET",
-        help="rule preset: %s (default xiamen)" % ", ".join([name for name, _ in presets()]),
-    )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="override one rule option of the preset (see `bobing rules`)",
-    )
-
-
-def rules_from_args(args):
-    overrides = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep or not name or not value:
-            raise UsageError("--option %r: expected NAME=VALUE" % item)
-        overrides[name] = value
-    try:
-        return Rules(args.rules, overrides)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
 def build_parser():
-    from host_tools import (
-        classify_cmd,
-        deploy_cmd,
-        import_cmd,
-        key_cmd,
-        log_cmd,
-        play_cmd,
-        replay_cmd,
-        report_cmd,
-        rules_cmd,
-        sim_cmd,
-        stats_cmd,
-        sync_cmd,
-        voice_cmd,
-        watch_cmd,
-    )
-
     parser = _Parser(prog="bobing", description="Bobing (博饼) dice bowl: desktop tools")
     parser.add_argument("--version", action="version", version="bobing " + version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -17,7 +17,7 @@ from bobing.dice import Dice, SeededBytes
 from bobing.rules import Rules
 from bobing.session import Session
 from bobing.store.store import Store
-from host_tools import db, syncer
+from host_tools.sync import db, syncer
 
 
 class LoadedBytes:

@@ -10,8 +10,8 @@ import sys
 import pytest
 import serial
 
-from host_tools import db
 from host_tools.cli import main
+from host_tools.sync import db
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
 import sync_bowl  # noqa: E402

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
 import simsync  # noqa: E402
 import slowdown
 
-from host_tools import firmware_tree  # noqa: E402
+from host_tools.deploy import firmware_tree  # noqa: E402
 
 # every test but the bare board's own and a refusal deploys and plays: `make test` only
 SLOW = pytest.mark.slow

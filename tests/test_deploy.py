@@ -5,8 +5,10 @@ virtual bare boards (tests/test_bare_board.py)."""
 
 import pytest
 
-from host_tools import deploy_cmd, firmware_tree
-from host_tools.cli import UsageError, main
+from host_tools.cli import main
+from host_tools.commands import deploy_cmd
+from host_tools.deploy import firmware_tree
+from host_tools.errors import UsageError
 
 KB = 1024
 

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from bobing.dice import Dice, SeededBytes
-from host_tools.fastdice import LANE_STEPS, LANES, bulk_throws, seeded_bytes
+from host_tools.stats.fastdice import LANE_STEPS, LANES, bulk_throws, seeded_bytes
 
 
 @pytest.mark.parametrize("seed", [0, 1, 5, 12345, 2**32 - 1, 0x9E3779B9])

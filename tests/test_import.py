@@ -7,10 +7,10 @@ import sys
 
 from littlefs import LittleFS
 
-from host_tools import db
 from host_tools.cli import main
-from host_tools.import_cmd import BLOCK_SIZE, IO_SIZE
-from host_tools.logread import read_log
+from host_tools.commands.import_cmd import BLOCK_SIZE, IO_SIZE
+from host_tools.sync import db
+from host_tools.sync.logread import read_log
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
 import sync_bowl  # noqa: E402

@@ -16,9 +16,10 @@ from bobing.names import KINDS, TIERS
 from bobing.rules import Rules
 from bobing.session import Session
 from bobing.store.store import Store
-from host_tools import audit, db, syncer
 from host_tools.cli import main
 from host_tools.festival import simulate
+from host_tools.report import audit
+from host_tools.sync import db, syncer
 
 
 @pytest.fixture(scope="module")

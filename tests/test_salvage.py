@@ -20,11 +20,11 @@ from test_sim import BOBING
 
 from bobing import keyed
 from bobing.store.verify import Verifier
-from host_tools import salvage
 from host_tools.cli import main
-from host_tools.import_cmd import BLOCK_SIZE, littlefs_of
-from host_tools.keystore import KeyStore
-from host_tools.logread import read_log
+from host_tools.commands.import_cmd import BLOCK_SIZE, littlefs_of
+from host_tools.sync import salvage
+from host_tools.sync.keystore import KeyStore
+from host_tools.sync.logread import read_log
 
 THROWS = 260  # two sealed segments and pending slot records
 

@@ -21,12 +21,12 @@ from bobing.rules import Rules
 from bobing.session import Session
 from bobing.store import record as rec
 from bobing.store.store import Store
-from host_tools import db
 from host_tools.cli import main
 from host_tools.festival import play_day
-from host_tools.keystore import KeyStore
-from host_tools.logread import read_log
-from host_tools.syncer import DirSource, sync
+from host_tools.sync import db
+from host_tools.sync.keystore import KeyStore
+from host_tools.sync.logread import read_log
+from host_tools.sync.syncer import DirSource, sync
 
 BOWL = "00000000b0b1ae55"
 

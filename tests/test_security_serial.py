@@ -21,7 +21,7 @@ import simsync  # noqa: E402
 import slowdown
 
 from bobing.hmacsha import hmac_sha256  # noqa: E402
-from host_tools.keystore import KeyStore  # noqa: E402
+from host_tools.sync.keystore import KeyStore  # noqa: E402
 
 pytestmark = pytest.mark.slow  # kiosk bowls on pseudo-terminals, one sync after another: `make test` only
 

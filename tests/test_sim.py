@@ -102,7 +102,7 @@ def test_a_scripted_whole_game_on_each_profile(tmp_path, board):
     game = replayed(start, turns)
     end = events[end_at]
     assert game.ended and end["reason"] == game.end_reason_name()
-    from host_tools.describe import summary
+    from host_tools.play.describe import summary
 
     assert end["holdings"] == summary(game)["holdings"]
     assert end["zhuangyuan"] == summary(game)["zhuangyuan"]

@@ -12,7 +12,7 @@ import pytest
 from test_sim import BOBING, lines, read_until
 
 from bobing.names import KIND_NAMES, KINDS
-from host_tools.texts import LANGS, T
+from host_tools.play.texts import LANGS, T
 
 # each an interactive sim on a pseudo-terminal: `make test-quick` keeps the 80x24 words
 SLOW = pytest.mark.slow
@@ -170,7 +170,7 @@ def test_a_view_that_fails_is_one_clear_line_and_no_bowl_reset(tmp_path):
 def test_the_words_tell_a_whole_game_from_its_first_throw_to_the_winner(tmp_path):
     from test_sim import bobing_sim
 
-    from host_tools.sim_story import Story, Words
+    from host_tools.sim.story import Story, Words
 
     trace = str(tmp_path / "trace")
     code, events, err = bobing_sim(["--players", "3", "--seed", "11", "--trace", trace], ["throw"] * 400)

@@ -9,7 +9,7 @@ from display.texts import TEXTS
 from mp import run_micropython
 
 from bobing.names import KIND_NAMES, TIER_NAMES
-from host_tools.voice_cmd import LANGUAGES, phrases, spoken
+from host_tools.phrases import LANGUAGES, phrases, spoken
 
 MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
 sys.path.insert(0, MPLIB)

@@ -19,7 +19,7 @@ from mp import run_micropython
 from bobing.classify import classify
 from bobing.names import KINDS
 from bobing.rules import Rules
-from host_tools.voice_cmd import phrases
+from host_tools.phrases import phrases
 
 MPLIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib")
 sys.path.insert(0, MPLIB)

@@ -13,7 +13,7 @@ from bobing.dice import Dice, SeededBytes
 from bobing.game import Game
 from bobing.names import KINDS, TIERS
 from bobing.rules import Rules, presets
-from host_tools.simulate import ALL_THROWS, median, percentile, simulate, throw_odds
+from host_tools.stats.simulate import ALL_THROWS, median, percentile, simulate, throw_odds
 
 BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
 PRESETS = [name for name, _ in presets()]

@@ -20,7 +20,7 @@ import pytest
 from mp import run_micropython
 from test_heap_flow import MPLIB
 
-from host_tools import firmware_tree
+from host_tools.deploy import firmware_tree
 
 SCRIPT = os.path.join(MPLIB, "capacity.py")
 S3_BLOCKS = 6 * 1024 * 1024 // 4096  # the vfs partition: 8 MiB flash less the 2 MiB of boot and app
@@ -36,7 +36,7 @@ def capacity(image, blocks, deploy=None, fill=True):
 
 
 def deploy_tree(folder):
-    """What bobing deploy puts beside the store on an S3 (host_tools.firmware_tree.bowl_files())."""
+    """What bobing deploy puts beside the store on an S3 (host_tools.deploy.firmware_tree.bowl_files())."""
     for rel, data in firmware_tree.bowl_files().items():
         path = os.path.join(folder, *rel.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -10,7 +10,7 @@ from binascii import crc32
 
 from bobing.store.counters import NAMES
 from bobing.store.store import NOTE, Store
-from host_tools.logread import read_log
+from host_tools.sync.logread import read_log
 
 
 def boot(root):

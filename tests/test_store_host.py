@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from bobing.store import record as rec
 from bobing.store.store import Store
-from host_tools import log_cmd
-from host_tools.cli import UsageError, _Parser
-from host_tools.logread import ack_bytes, read_log
+from host_tools.cli import _Parser
+from host_tools.commands import log_cmd
+from host_tools.errors import UsageError
+from host_tools.sync.logread import ack_bytes, read_log
 
 RECORDS = 400  # three full segments of 128 and 16 records pending in slots
 

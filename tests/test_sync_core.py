@@ -11,10 +11,10 @@ from bobing.dice import Dice, SeededBytes
 from bobing.rules import Rules
 from bobing.session import Session
 from bobing.store.store import Store
-from host_tools import db
 from host_tools.cli import main
-from host_tools.logread import read_log
-from host_tools.syncer import DirSource, SyncError, sync
+from host_tools.sync import db
+from host_tools.sync.logread import read_log
+from host_tools.sync.syncer import DirSource, SyncError, sync
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
 import sync_bowl  # noqa: E402

@@ -13,9 +13,9 @@ import threading
 import pytest
 
 from bobing.store import record as rec
-from host_tools import db
 from host_tools.cli import main
-from host_tools.logread import read_log
+from host_tools.sync import db
+from host_tools.sync.logread import read_log
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
 import slowdown  # noqa: E402

@@ -13,7 +13,7 @@ import slowdown
 from app import speech
 
 from host_tools.cli import main
-from host_tools.voice_cmd import LANGUAGES, phrases, pinyin_numbered, spoken
+from host_tools.phrases import LANGUAGES, phrases, pinyin_numbered, spoken
 
 BOBING = os.path.join(os.path.dirname(sys.executable), "bobing")
 

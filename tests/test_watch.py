@@ -4,7 +4,7 @@ what a spectator's screen shows."""
 import json
 
 from host_tools.cli import main
-from host_tools.watch_cmd import WatchState
+from host_tools.commands.watch_cmd import WatchState
 
 EVENTS = [
     {"event": "game", "players": 4, "rules": "xiamen", "resumed": False, "throws": 0, "last": None},

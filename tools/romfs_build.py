@@ -23,8 +23,8 @@ without them, which a bowl never imports and docs/install.md flashes.
 import os
 import sys
 
-from host_tools import firmware_tree
-from host_tools.heap import heap_holding, rom_heap, rom_kept  # the harness asks them here
+from host_tools.deploy import firmware_tree
+from host_tools.deploy.heap import heap_holding, rom_heap, rom_kept  # the harness asks them here
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FONTS = os.path.join(ROOT, "firmware", "display", "fonts")
@@ -67,7 +67,7 @@ def tree(mpy_dir):
 
 
 def device_tree():
-    """{path in the image: bytes} of the bowl's image: host_tools.firmware_tree's
+    """{path in the image: bytes} of the bowl's image: host_tools.deploy.firmware_tree's
     bowl_files(), what `bobing deploy` writes to a ROMFS partition (no
     virtual board; boot.py and main.py as source, which deploy also writes
     to the filesystem)."""

@@ -1,0 +1,1 @@
+"""The firmware this package carries and what it costs a bowl's heap."""

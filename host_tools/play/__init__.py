@@ -1,0 +1,1 @@
+"""A game at the terminal: the game file, the sentences, typed throws."""

@@ -1,0 +1,1 @@
+"""The festival's figures behind `bobing report`: the fairness audit."""

@@ -1,0 +1,1 @@
+"""Simulated games and the exact odds behind `bobing stats`."""
