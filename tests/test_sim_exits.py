@@ -10,7 +10,7 @@ import termios
 import pytest
 import slowdown
 from test_sim import BOBING
-from test_sim_watchdog import Terminal, on_pty
+from test_sim_watchdog import Terminal, exit_status, on_pty
 
 
 def bobing_sim(*args, bound=False):
@@ -103,11 +103,10 @@ def test_the_terminal_is_given_back_however_the_sim_ends(tmp_path, extra, stop):
         os.write(fd, stop)
     else:
         os.kill(pid, stop)  # `bobing sim` only: it must take its bowl down with it
-    _, status = os.waitpid(pid, 0)
+    code = exit_status(pid, term)
     term.wait(lambda: cursor_shown(term.seen), 10)
     assert cooked(fd) and cursor_shown(term.seen)
     os.close(fd)
-    code = os.waitstatus_to_exitcode(status)
     assert code == (0 if stop == b"q" else 128 + stop)
 
 

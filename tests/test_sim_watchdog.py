@@ -97,9 +97,16 @@ class Terminal:
 
 
 def quit_(pid, term):
-    """q, then the exit status, reading what the sim still draws meanwhile: a
-    terminal nobody reads fills up, and the sim would block on it forever."""
+    """q, then the exit status."""
     os.write(term.fd, b"q")
+    code = exit_status(pid, term)
+    os.close(term.fd)
+    return code
+
+
+def exit_status(pid, term):
+    """The sim's exit status once it ends, reading what it still draws meanwhile:
+    a terminal nobody reads fills up, and the sim would block on it forever."""
     status = []
 
     def gone():
@@ -111,7 +118,6 @@ def quit_(pid, term):
     term.wait(gone, 60)
     if not status:  # the terminal closed: the sim is on its way out
         status.append(os.waitpid(pid, 0)[1])
-    os.close(term.fd)
     return os.waitstatus_to_exitcode(status[0])
 
 
