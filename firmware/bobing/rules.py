@@ -7,7 +7,8 @@ The same module runs on the ESP32 (MicroPython) and on the desktop (CPython).
 The engine reads an option as an int: `rules.index[LIUBO_HEI] == _LIUBO_HEI_GRAB`.
 The names of options and values (for the host, docs and menus) and the code
 that reads them live in bobing.names, loaded only by the methods that take or
-return names.
+return names.  The arrow points one way: rules imports names, and names is
+given what it needs of rules (presets()), so either loads without the other.
 """
 
 from micropython import const
@@ -106,7 +107,7 @@ def presets():
     """[(preset name, (value per option, ...)), ...], the default first."""
     from bobing.names import rule_presets
 
-    return rule_presets()
+    return rule_presets(PRESETS, PRESET_VALUES)
 
 
 class Rules:
