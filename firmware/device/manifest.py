@@ -14,24 +14,4 @@ include("../manifest.py")
 module("bowl.py", base_path="..")
 package("app", base_path="..")
 package("display", base_path="..")
-# the board layer without the virtual board (board/sim.py needs firmware/sim/)
-package(
-    "board",
-    files=[
-        "__init__.py",
-        "pins.py",
-        "base.py",
-        "inputs.py",
-        "sound.py",
-        "dfplayer.py",
-        "esp32.py",
-        "watchdog.py",
-        "devkit.py",
-        "s3.py",
-        "cyd.py",
-        "cyd2usb.py",
-        "oled.py",
-        "sh1106.py",
-    ],
-    base_path="..",
-)
+package("board", base_path="..")  # the real boards only: the virtual board is sim/'s
