@@ -28,7 +28,8 @@ from bobing.classify import (
 # encoded rule sets in logs refer to options by position.  Each option's
 # values follow it, numbered in the order bobing.names.OPTIONS lists them.
 # Public: what the engine (game.py) reads; the rest are private, so they cost
-# no heap (a public constant is a dict entry and a name, ~40 bytes).
+# no heap (a public constant is a dict entry and a name, kept for good;
+# docs/memory.md).
 _CHAJINHUA_RANK = const(0)
 _CHAJINHUA_RANK_THIRD = const(0)
 _CHAJINHUA_RANK_SECOND = const(1)

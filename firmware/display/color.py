@@ -12,15 +12,20 @@ from bobing import names
 from bobing.classify import kind_of
 from display import colorbands as bands
 from display import texts
-from display.colorbands import BIG_TOP, HEAD_H, ITEM_DIE, ITEM_DOT, ColorBands, H, W, int_width
 
+# The layout, as display.colorbands draws it (its docstring): the numbers
+# repeated as private consts, which cost no name and no heap
+_W = const(240)
+_H = const(320)
+_HEAD_H = const(30)
+_BIG_TOP = const(162)
 _ROW_H = const(47)  # a menu or counter row: 24 px Chinese over its 16 px visitor line
 _LEFT_TOP = const(280)  # the prizes-left band, two rows of 16 px, always there on a turn or a result
 
 _AWARDS = texts.Table(names.KIND_TABLE)  # an award's kind: (Chinese, pinyin, English), by KIND_*
 
 
-class ColorScreen(ColorBands):
+class ColorScreen(bands.ColorBands):
     """docs/device.md's Screen on a display.mipi panel (ST7789, ILI9341).
 
     scratch: the buffer it draws in (display.colorbands.ColorBands)."""
@@ -28,7 +33,7 @@ class ColorScreen(ColorBands):
     def attract(self, players, preset):
         self._header(texts.T_TITLE, -1, bands.GOLD)
         self._show_dice(b"\x04\x04\x04\x04\x01\x01")  # 状元插金花, the best throw
-        y = BIG_TOP
+        y = _BIG_TOP
         t = texts.TEXTS[texts.T_PRESS_TO_THROW]
         h = self._lines(self.big, t[0], y, bands.GOLD, 2)
         self._text(self.small, t[1 + self.visitor], -1, y + h, bands.SOFT)
@@ -44,14 +49,16 @@ class ColorScreen(ColorBands):
         x = 16 + self._say(self.mid, texts.T_RULES, False, 8, y + _ROW_H, bands.INK)
         self._text(self.mid, name, x, y + _ROW_H, bands.GOLD)
         self._left_shown = False
-        self._band(y, H - y, bands.BG)
+        self._band(y, _H - y, bands.BG)
 
     def turn(self, seat, players, remaining, zy_seat, zy_faces):
         self._header(texts.T_TURN, -1, bands.INK)
         self._show_dice(zy_faces if zy_seat >= 0 else None)
-        y = BIG_TOP
+        y = _BIG_TOP
         big = self.big
-        x = (W - self._width(big, texts.SENTENCES, texts.T_PLAYER, 0) - 12 - int_width(big, seat + 1)) // 2
+        x = (
+            _W - self._width(big, texts.SENTENCES, texts.T_PLAYER, 0) - 12 - bands.int_width(big, seat + 1)
+        ) // 2
         x += 12 + self._say(big, texts.T_PLAYER, False, x, y, bands.GOLD)
         self._int(big, seat + 1, x, y, bands.GOLD)
         self._say(self.small, texts.T_PLAYER, True, -1, y + big.height, bands.SOFT)
@@ -85,16 +92,16 @@ class ColorScreen(ColorBands):
         w = self._width(big, _AWARDS, kind, 0) + (big.width(extra[0]) if extra else 0)
         # the name on one 48 px line; a seven-character one (五子登科带一秀)
         # keeps 48 px for its kind and puts its 带一秀 under it at 24 px
-        name_h = big.height if w <= W else big.height + mid.height
+        name_h = big.height if w <= _W else big.height + mid.height
         vw = self._width(small, _AWARDS, kind, vis) + (small.width(extra[vis]) if extra else 0)
         # what fits above the prizes left, which never move: the won line's
         # visitor half goes first, then the name's visitor line
-        room = _LEFT_TOP - BIG_TOP
+        room = _LEFT_TOP - _BIG_TOP
         won_vis = name_h + small.height + _ROW_H <= room
-        name_vis = vw <= W and name_h + small.height + (_ROW_H if won_vis else mid.height) <= room
-        y = BIG_TOP
-        if w <= W:
-            x = (W - w) // 2
+        name_vis = vw <= _W and name_h + small.height + (_ROW_H if won_vis else mid.height) <= room
+        y = _BIG_TOP
+        if w <= _W:
+            x = (_W - w) // 2
             x += self._t(big, _AWARDS, kind, 0, x, y, bands.GOLD)
             if extra:
                 self._text(big, extra[0], x, y, bands.GOLD)
@@ -103,12 +110,12 @@ class ColorScreen(ColorBands):
             self._text(mid, extra[0], -1, y + big.height, bands.GOLD)
         y += name_h
         if name_vis:
-            x = (W - vw) // 2
+            x = (_W - vw) // 2
             x += self._t(small, _AWARDS, kind, vis, x, y, bands.SOFT)
             if extra:
                 self._text(small, extra[vis], x, y, bands.SOFT)
             y += small.height
-        y = self._band(BIG_TOP, y - BIG_TOP, bands.BG)
+        y = self._band(_BIG_TOP, y - _BIG_TOP, bands.BG)
         low = y + mid.height  # the won line's visitor half
         if won_tier >= 0:
             tier = names.TIER_NAMES[won_tier]
@@ -136,7 +143,7 @@ class ColorScreen(ColorBands):
     def end(self, reason, zy_seat, zy_faces, holdings, players, audit):
         self._full()
         self._header(texts.T_GAME_OVER, -1, bands.GOLD)
-        y = HEAD_H
+        y = _HEAD_H
         title = texts.end_text(reason)
         if title != texts.T_GAME_OVER:  # the header says that already
             y = self._band(y, self._pair(title, y, bands.INK, -1) + 2, bands.BG)
@@ -145,7 +152,7 @@ class ColorScreen(ColorBands):
             x = 16 + self._say(self.mid, texts.T_ZHUANGYUAN_HOLDER, False, 8, y + 4, bands.INK)
             self._int(self.mid, zy_seat + 1, x, y + 4, bands.GOLD)
             for i in range(6):
-                self._item(ITEM_DIE, zy_faces[i], 110 + i * 21, y + 6, 20, 0, 0, 0)
+                self._item(bands.ITEM_DIE, zy_faces[i], 110 + i * 21, y + 6, 20, 0, 0, 0)
         else:
             self._say(self.mid, texts.T_NO_ZHUANGYUAN, False, 8, y + 4, bands.INK)
         y = self._band(y, 34, bands.BG)
@@ -173,7 +180,7 @@ class ColorScreen(ColorBands):
         w = self._say(self.mid, texts.T_AUDIT_CODE, False, 8, y + 2, bands.INK)
         self._text(self.mid, audit, 16 + w, y + 2, bands.GOLD)
         self._say(self.small, texts.T_AUDIT_CODE, True, 8, y + 2 + self.mid.height, bands.SOFT)
-        self._rest(self._band(y, min(H - y, _ROW_H + 4), bands.BG))
+        self._rest(self._band(y, min(_H - y, _ROW_H + 4), bands.BG))
 
     def next_page(self):
         """Every seat of the end screen fits the glass: no page turns (0)."""
@@ -197,8 +204,8 @@ class ColorScreen(ColorBands):
     def menu(self, title, items, values, selected):
         self._full()
         self._header(title, -1, bands.GOLD)
-        y = HEAD_H
-        rows = (H - HEAD_H) // _ROW_H
+        y = _HEAD_H
+        rows = (_H - _HEAD_H) // _ROW_H
         first = max(0, min(selected - rows + 1, len(items) - rows))
         for k in range(first, min(len(items), first + rows)):
             chosen = k == selected
@@ -213,18 +220,18 @@ class ColorScreen(ColorBands):
             cw = self._width(self.mid, texts.SENTENCES, n, 0)
             vy = y + 6
             vfont = self.mid
-            if vw and 12 + cw + 8 + vw > W - 12:
+            if vw and 12 + cw + 8 + vw > _W - 12:
                 vfont = self.small
                 vw = self.small.width(v)
                 vy = y + self.mid.height
             self._say(self.mid, n, False, 12, y, ink)
-            room = W - 12 - (vw + 8 if vw else 0)
+            room = _W - 12 - (vw + 8 if vw else 0)
             if 12 + self._width(self.small, texts.SENTENCES, n, 1 + self.visitor) <= room:
                 self._say(
                     self.small, n, True, 12, y + self.mid.height, bands.NOTICE_INK if chosen else bands.SOFT
                 )
             if v:
-                self._text(vfont, v, W - 12 - vw, vy, ink)
+                self._text(vfont, v, _W - 12 - vw, vy, ink)
             y = self._band(y, _ROW_H, bg)
         self._rest(y)
 
@@ -234,12 +241,19 @@ class ColorScreen(ColorBands):
         count = entered if isinstance(entered, int) else len(entered)
         for k in range(4):
             self._item(
-                ITEM_DOT, 60 + k * 40, HEAD_H + 32, 12, bands.INK if k < count else bands.BG_DARK, 0, 0, 0
+                bands.ITEM_DOT,
+                60 + k * 40,
+                _HEAD_H + 32,
+                12,
+                bands.INK if k < count else bands.BG_DARK,
+                0,
+                0,
+                0,
             )
-        y = self._band(HEAD_H, 64, bands.BG)
+        y = self._band(_HEAD_H, 64, bands.BG)
         self._text(self.big, "^", -1, y, bands.SOFT)
         y = self._band(y, 40, bands.BG)
-        self._int(self.big, digit, -(W // 2 + int_width(self.big, digit) // 2), y + 10, bands.GOLD)
+        self._int(self.big, digit, -(_W // 2 + bands.int_width(self.big, digit) // 2), y + 10, bands.GOLD)
         y = self._band(y, self.big.height + 20, bands.BG)
         self._text(self.big, "v", -1, y, bands.SOFT)
         self._rest(self._band(y, self.big.height, bands.BG))
@@ -247,7 +261,7 @@ class ColorScreen(ColorBands):
     def lifetime(self, games, throws, recoveries, boots):
         self._full()
         self._header(texts.T_LIFETIME, -1, bands.GOLD)
-        y = HEAD_H + 4
+        y = _HEAD_H + 4
         for text, n in (
             (texts.T_GAMES, games),
             (texts.T_THROWS, throws),
@@ -255,21 +269,21 @@ class ColorScreen(ColorBands):
             (texts.T_BOOTS, boots),
         ):
             self._pair(text, y, bands.INK, 12)
-            self._int(self.mid, n, -(W - 12), y + 6, bands.GOLD)
+            self._int(self.mid, n, -(_W - 12), y + 6, bands.GOLD)
             y = self._band(y, _ROW_H + 4, bands.BG)
         self._rest(y)
 
     def about(self, entropy, version, board):
         self._full()
         self._header(texts.T_ABOUT, -1, bands.GOLD)
-        y = HEAD_H + 4
+        y = _HEAD_H + 4
         rng = texts.T_RNG_TRUE if entropy == 1 else texts.T_RNG_PSEUDO
         y = self._band(y, self._pair(rng, y, bands.INK, 12) + 8, bands.BG)
         self._pair(texts.T_VERSION, y, bands.INK, 12)
-        self._text(self.mid, version, W - 12 - self.mid.width(version), y + 6, bands.GOLD)
+        self._text(self.mid, version, _W - 12 - self.mid.width(version), y + 6, bands.GOLD)
         y = self._band(y, _ROW_H + 4, bands.BG)
         self._pair(texts.T_BOARD, y, bands.INK, 12)
-        self._text(self.mid, board, W - 12 - self.mid.width(board), y + 6, bands.GOLD)
+        self._text(self.mid, board, _W - 12 - self.mid.width(board), y + 6, bands.GOLD)
         self._rest(self._band(y, _ROW_H + 4, bands.BG))
 
     def message(self, text, detail):
@@ -277,7 +291,7 @@ class ColorScreen(ColorBands):
         self._header(-1, -1, bands.INK)
         t = texts.TEXTS[text]
         y = 72
-        self._band(HEAD_H, y - HEAD_H, bands.BG)
+        self._band(_HEAD_H, y - _HEAD_H, bands.BG)
         h = self._lines(self.big, t[0], y, bands.GOLD, 3)
         h += self._lines(self.small, t[1 + self.visitor], y + h, bands.SOFT, 2)
         y = self._band(y, h + 16, bands.BG)
@@ -295,6 +309,6 @@ class ColorScreen(ColorBands):
             return
         w = self._say(self.mid, text, False, 8, 2, bands.NOTICE_INK)
         vw = self._width(self.small, texts.SENTENCES, text, 1 + self.visitor)
-        if 16 + w + vw <= W - 8:
-            self._say(self.small, text, True, W - 8 - vw, 8, bands.NOTICE_INK)
-        self._band(0, HEAD_H, bands.NOTICE_BG)
+        if 16 + w + vw <= _W - 8:
+            self._say(self.small, text, True, _W - 8 - vw, 8, bands.NOTICE_INK)
+        self._band(0, _HEAD_H, bands.NOTICE_BG)

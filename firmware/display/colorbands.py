@@ -46,7 +46,7 @@ def rgb(r, g, b):
 # die faces, pips, red pips, notice band, notice ink.  Festive (0..9), then
 # high contrast (10..19, set_contrast: white and yellow on black, for low
 # vision).  One flat tuple: a tuple per palette would be one more object
-# kept on the heap for the bowl's whole life.
+# kept on the heap for good (docs/memory.md).
 _PALETTES = (
     rgb(128, 16, 16),  # festive red
     rgb(72, 8, 8),
@@ -71,17 +71,19 @@ _PALETTES = (
 )
 BG, BG_DARK, INK, GOLD, SOFT, PAPER, PIP, RED, NOTICE_BG, NOTICE_INK = _PALETTES[:10]
 
-# The layout, shared with the screens (display.color): public, so read there
-W = const(240)
-H = const(320)
-HEAD_H = const(30)
-BIG_TOP = const(162)
+# The layout; display.color repeats the numbers its screens need: a private
+# const costs no name and no heap, a public one both, in each module
+_W = const(240)
+_H = const(320)
+_HEAD_H = const(30)
+_BIG_TOP = const(162)
 _STRIP = const(8)  # rows a band is drawn in at once: 240 x 8 x 2 = 3,840 bytes
 _DIE = const(62)
 _DIE_TOP = const(30)
 _TRAY_H = const(130)  # two rows of dice and the gap
 
-# What an item is (its first slot): public, the screens queue them too
+# What an item is (its first slot): public, the screens queue them too (and
+# the screens' fit test reads them)
 ITEM_TEXT = const(0)
 ITEM_INT = const(1)
 ITEM_DIE = const(2)
@@ -102,7 +104,7 @@ ITEM_SLOTS = const(10)  # an item's: kind, font, text, start, end, x, y, colour,
 def _items():
     # the queued items, ITEM_SLOTS each: kind, then fonts, texts, ints (one
     # flat list: a list per item would be 16 more objects, each with its own
-    # header and allocation rounding, in the heap)
+    # header and allocation rounding, in the heap; docs/memory.md)
     return [0] * (ITEM_SLOTS * _MAX_ITEMS)
 
 
@@ -122,8 +124,8 @@ class ColorBands:
         self._items = _first.pop() if _first else _items()
         scratch = scratch or bytearray(_SCRATCH)
         mv = memoryview(scratch)
-        self._band_fb = framebuf.FrameBuffer(scratch, W, _STRIP, framebuf.RGB565)
-        self._rows = [mv[: 2 * W * n] for n in range(_STRIP + 1)]
+        self._band_fb = framebuf.FrameBuffer(scratch, _W, _STRIP, framebuf.RGB565)
+        self._rows = [mv[: 2 * _W * n] for n in range(_STRIP + 1)]
         self._die_fb = framebuf.FrameBuffer(scratch, _DIE, _DIE // 2, framebuf.RGB565)
         self._die_half = mv[: _DIE * _DIE]
         self._pal = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
@@ -163,7 +165,7 @@ class ColorBands:
         lo, hi: the bytes of s that hold the text (display.font.decode)."""
         w = font.width(s, start, end, lo, hi)
         if x < 0:
-            x = (W - w) // 2
+            x = (_W - w) // 2
         self._item(ITEM_TEXT, font, s, start, end, x, y, color, lo, hi)
         return w
 
@@ -215,7 +217,7 @@ class ColorBands:
                     draw_die(fb, it[i + 2], it[i + 3] - sy, it[i + 4], it[i + 1], PAPER, PIP, RED, -1)
                 else:
                     fb.ellipse(it[i + 1], it[i + 2] - sy, it[i + 3], it[i + 3], it[i + 4], True)
-            self.panel.blit(0, sy, W, rows, self._rows[rows])
+            self.panel.blit(0, sy, _W, rows, self._rows[rows])
         self._n = 0
         return y + h
 
@@ -227,7 +229,7 @@ class ColorBands:
 
     def _lines(self, font, s, y, color, most):
         """Queue s broken into centred lines (at most `most`); returns the height used."""
-        count = min(most, break_lines(font, s, W, self._starts, most))
+        count = min(most, break_lines(font, s, _W, self._starts, most))
         for k in range(count):
             self._text(font, s, -1, y + k * font.height, color, self._starts[k], line_end(s, self._starts, k))
         return count * font.height
@@ -244,15 +246,15 @@ class ColorBands:
                 x += 8
                 x += 8 + self._int(self.mid, seat + 1, x, 2, color)
             vw = self._width(self.small, texts.SENTENCES, text, 1 + self.visitor)
-            if x + vw <= W - 8:
-                self._say(self.small, text, True, W - 8 - vw, 8, SOFT)
-        self._band(0, HEAD_H, BG)
+            if x + vw <= _W - 8:
+                self._say(self.small, text, True, _W - 8 - vw, 8, SOFT)
+        self._band(0, _HEAD_H, BG)
 
     def _die(self, i, face):
         if self._faces[i] == face:
             return
         self._faces[i] = face
-        gap = (W - 3 * _DIE) // 4
+        gap = (_W - 3 * _DIE) // 4
         x = gap + (i % 3) * (_DIE + gap)
         y = _DIE_TOP + (i // 3) * (_DIE + 6)
         fb = self._die_fb
@@ -264,17 +266,17 @@ class ColorBands:
     def _show_dice(self, faces):
         if self._faces[0] == 255:
             # a screen that first shows the dice sends the background around their windows
-            gap = (W - 3 * _DIE) // 4
+            gap = (_W - 3 * _DIE) // 4
             p = self.panel
             for row in range(2):
                 y = _DIE_TOP + row * (_DIE + 6)
                 for col in range(3):
                     p.fill(col * (_DIE + gap), y, gap, _DIE, BG)
                 p.fill(
-                    3 * (_DIE + gap), y, W - 3 * (_DIE + gap), _DIE, BG
+                    3 * (_DIE + gap), y, _W - 3 * (_DIE + gap), _DIE, BG
                 )  # the right margin takes the odd px
-            p.fill(0, _DIE_TOP + _DIE, W, 6, BG)
-            p.fill(0, _DIE_TOP + _TRAY_H, W, BIG_TOP - _DIE_TOP - _TRAY_H, BG)
+            p.fill(0, _DIE_TOP + _DIE, _W, 6, BG)
+            p.fill(0, _DIE_TOP + _TRAY_H, _W, _BIG_TOP - _DIE_TOP - _TRAY_H, BG)
         for i in range(6):
             self._die(i, faces[i] if faces else 0)
 
@@ -292,14 +294,14 @@ class ColorBands:
             ty = y + 1 + (t // 3) * 19
             w = self._text(self.small, names.TIER_NAMES[t][0], x, ty, SOFT)
             self._int(self.small, remaining[t], x + w + 6, ty, INK if remaining[t] else SOFT)
-        self._band(y, H - y, BG_DARK)
+        self._band(y, _H - y, BG_DARK)
         self._left_shown = True
 
     def _rest(self, y, bg=-1):
         """Fill from y to the bottom: the screen below its last band (bg -1: BG,
         looked up now: set_contrast changes it)."""
-        if y < H:
-            self.panel.fill(0, y, W, H - y, BG if bg < 0 else bg)
+        if y < _H:
+            self.panel.fill(0, y, _W, _H - y, BG if bg < 0 else bg)
         self._left_shown = False
 
     def _full(self):
