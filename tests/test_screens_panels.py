@@ -30,7 +30,7 @@ def run(code, heapsize=1_000_000):
 def test_a_window_lands_where_it_was_sent_in_true_colour_on_both_colour_panels():
     out = run(
         """
-from display.colorbands import rgb
+from display.color import rgb
 for kind in ("st7789", "ili9341"):
     panel, glass = panels.color_panel(kind)
     panel.fill(0, 0, 240, 320, rgb(0, 0, 0))
@@ -49,7 +49,7 @@ def test_the_emulator_shows_a_driver_missing_its_glass_settings_as_the_glass_wou
     out = run(
         """
 from display.mipi import MipiPanel
-from display.colorbands import rgb
+from display.color import rgb
 spi, dc, cs, rst, glass = panels.color_bus("ili9341")
 p = MipiPanel(spi, dc, cs, rst, 240, 320, 0, False, b"", glass.wait)
 p.fill(0, 0, 1, 1, rgb(255, 0, 0))
@@ -70,7 +70,7 @@ def test_every_profile_s_panel_shows_true_colours_and_no_power_on_noise():
     # the panels' memory holds noise at power-on; each driver writes it black before lighting the glass
     out = run(
         """
-from display.colorbands import rgb
+from display.color import rgb
 for profile in sorted(panels.PROFILES):
     p = panels.panel(profile)
     g = p.glass

@@ -36,7 +36,7 @@ FONTS = {
     "f16": (19, 16, ZENHEI, 1, "colour: pinyin/English lines, tables; mono: Chinese lines"),
     "f12": (14, 12, ZENHEI, 1, "mono: pinyin/English lines, small labels"),
 }
-LAYOUTS = ("color.py", "colorbands.py", "mono.py")
+LAYOUTS = ("color.py", "mono.py")
 
 
 def _firmware_modules():

@@ -14,4 +14,25 @@ include("../manifest.py")
 module("bowl.py", base_path="..")
 package("app", base_path="..")
 package("display", base_path="..")
-package("board", base_path="..")  # the real boards only: the virtual board is sim/'s
+# the board layer, a file each (tests/test_mp_harness.py checks the profiles'
+# imports against this list); the virtual board is sim/'s, never frozen
+package(
+    "board",
+    files=[
+        "__init__.py",
+        "pins.py",
+        "base.py",
+        "inputs.py",
+        "sound.py",
+        "dfplayer.py",
+        "esp32.py",
+        "watchdog.py",
+        "devkit.py",
+        "s3.py",
+        "cyd.py",
+        "cyd2usb.py",
+        "oled.py",
+        "sh1106.py",
+    ],
+    base_path="..",
+)

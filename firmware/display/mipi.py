@@ -5,7 +5,7 @@ dc, cs and rst are pins, callable with a level (machine.Pin) or with a
 .value(level) method; cs and rst may be None (tied low / no reset line).
 Pixels go out as big-endian RGB565, the panel's byte order: the screens
 build them with framebuf.RGB565 from colours whose bytes are pre-swapped
-(display.colorbands.rgb), so no pixel is converted on the way out.
+(display.color.rgb), so no pixel is converted on the way out.
 
 Nothing is allocated after construction: commands and their arguments go
 through buffers built once.
@@ -156,7 +156,7 @@ class MipiPanel:
             self._cs(1)
 
     def fill(self, x, y, w, h, color):
-        """Fill a w x h window at (x, y) with one colour (display.colorbands.rgb)."""
+        """Fill a w x h window at (x, y) with one colour (display.color.rgb)."""
         self._line_fb.fill(color)
         self._window(x, y, w, h)
         left = w * h

@@ -8,7 +8,7 @@ KIND is a panel of sim/panels.py (st7789, ili9341, ssd1306, sh1106).  A
 glyph is judged by its ink (the set pixels of its bitmap, where the blit
 puts them), not by golden pixels:
 
-- on the colour screens, each band (display.colorbands.ColorBands._band) is
+- on the colour screens, each band (display.color.ColorScreen._band) is
   drawn 8 rows at a time into a strip: a glyph whose ink leaves its band's
   rows, or the glass's 240 columns, is cut;
 - on the mono screens, a glyph whose ink leaves the 128 x 64 glass is cut;
@@ -23,7 +23,7 @@ Prints "fit SCREEN: WHAT" for each such glyph (the first few a screen) and
 
 import sys
 
-from display import color, colorbands, mono, texts
+from display import color, mono, texts
 from display.texts import TEXTS
 from sim import panels
 
@@ -163,14 +163,14 @@ def judge_colour(screen, judge):
         it = self._items
         rec.top, rec.bottom = y, y + h
         judge.boxes = [b for b in judge.boxes if b[3] <= y or b[1] >= y + h]  # what the band replaces
-        for i in range(0, colorbands.ITEM_SLOTS * self._n, colorbands.ITEM_SLOTS):
+        for i in range(0, color.ITEM_SLOTS * self._n, color.ITEM_SLOTS):
             judge.text += 1
-            if it[i] == colorbands.ITEM_TEXT:
+            if it[i] == color.ITEM_TEXT:
                 it[i + 1].draw(
                     rec, it[i + 2], it[i + 5], it[i + 6], None, 0, it[i + 3], it[i + 4], it[i + 8], it[i + 9]
                 )
-            elif it[i] == colorbands.ITEM_INT:
-                colorbands._draw_int(it[i + 1], rec, it[i + 2], it[i + 5], it[i + 6], None, 0)
+            elif it[i] == color.ITEM_INT:
+                color._draw_int(it[i + 1], rec, it[i + 2], it[i + 5], it[i + 6], None, 0)
         return band(self, y, h, bg)
 
     color.ColorScreen._band = judged
