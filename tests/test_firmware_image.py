@@ -156,11 +156,11 @@ def test_the_bowls_image_leaves_out_the_virtual_board_and_the_tests_image_keeps_
     in_tests = firmware_check.romfs_files(whole.read_bytes())
     assert firmware_check.check_image(on_bowl) == []
     # the heap tests and benches measure the whole tree, as before
-    assert "board/sim.mpy" in in_tests and "sim/run.mpy" in in_tests
+    assert "sim/board.mpy" in in_tests and "sim/run.mpy" in in_tests
     # main.py and boot.py as source, MicroPython runs them only so (the bowl's
     # safe mode copies them to a filesystem it formats: app/safemode.py)
     assert sorted(set(in_tests) - set(on_bowl)) == [
-        p for p in in_tests if p.startswith(("sim/", "board/sim.")) or p in ("boot.mpy", "main.mpy")
+        p for p in in_tests if p.startswith("sim/") or p in ("boot.mpy", "main.mpy")
     ]
     assert {"boot.py", "main.py"} <= set(on_bowl)
     assert {"bowl.mpy", "board/devkit.mpy", "display/fonts/f48.bin"} <= set(on_bowl)
@@ -170,7 +170,7 @@ def test_an_image_with_the_virtual_board_is_refused(tmp_path):
     whole = tmp_path / "whole.img"
     romfs_build.build(str(whole))
     problems = firmware_check.check_image(firmware_check.romfs_files(whole.read_bytes()))
-    assert "the bowl's ROMFS image holds the virtual board's board/sim.mpy" in problems
+    assert "the bowl's ROMFS image holds the virtual board's sim/board.mpy" in problems
     assert "the bowl's ROMFS image holds the virtual board's sim/run.mpy" in problems
 
 
@@ -179,7 +179,7 @@ def test_romfs_build_device_writes_the_bowls_image_and_refuses_a_stray_option(tm
     out = tmp_path / "bowl.img"
     done = subprocess.run([sys.executable, tool, "--device", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "board/sim.mpy" not in firmware_check.romfs_files(out.read_bytes())
+    assert "sim/board.mpy" not in firmware_check.romfs_files(out.read_bytes())
     wrong = subprocess.run([sys.executable, tool, "--devise"], capture_output=True, text=True)
     assert (wrong.returncode, wrong.stderr) == (2, "usage: python tools/romfs_build.py [--device] [OUT]\n")
 
@@ -217,7 +217,7 @@ def test_the_frozen_builds_manifest_names_only_files_that_exist():
     assert problems == []
     rel = {os.path.relpath(f, os.path.join(ROOT, "firmware")) for f in files}
     assert {"bowl.py", "bobing/game.py", "board/devkit.py", "display/font.py"} <= rel
-    assert not any(f.startswith("sim/") or f == "board/sim.py" for f in rel)
+    assert not any(f.startswith("sim/") for f in rel)
 
 
 def test_an_include_of_a_missing_manifest_is_caught(tmp_path):
@@ -241,7 +241,7 @@ def test_a_frozen_module_mpy_cross_refuses_fails_make_check(tmp_path):
 
 def test_the_bowls_image_imports_the_bowl_without_the_virtual_board(tmp_path):
     # at the ESP32's word size, from the image alone, as a bowl's /rom: the
-    # bowl, the app and both screens import without sim/ or board/sim
+    # bowl, the app and both screens import without sim/
     from mp import MICROPYTHON32
 
     image = tmp_path / "device.img"

@@ -15,8 +15,8 @@ short pulse, a prize of tier n (一秀 1 ... 对堂 5) is n long pulses, a 状�
 
 play() starts the first note and pulse itself; run(), one task for as long
 as the bowl runs (bowl.py), moves both on when their time comes.  So a
-sound allocates nothing: a task and a coroutine for each pattern were
-128 B of garbage a throw (docs/memory.md).
+sound allocates nothing: a task and a coroutine for each pattern would be
+garbage every throw (docs/memory.md).
 """
 
 import time

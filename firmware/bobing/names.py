@@ -134,14 +134,13 @@ def rule_options():
     return [(words[0], tuple(words[1:])) for words in (line.split() for line in OPTIONS.split("\n"))]
 
 
-def rule_presets():
-    """[(preset, (value per option, ...)), ...], the default first: bobing.rules.presets()."""
-    from bobing.rules import PRESET_VALUES, PRESETS
-
+def rule_presets(presets, preset_values):
+    """[(preset, (value per option, ...)), ...] of bobing.rules' PRESETS and
+    PRESET_VALUES, passed in (this module never imports rules): bobing.rules.presets()."""
     opts = rule_options()
     return [
-        (PRESETS[p], tuple(opts[i][1][PRESET_VALUES[p][i]] for i in range(len(opts))))
-        for p in range(len(PRESETS))
+        (presets[p], tuple(opts[i][1][preset_values[p][i]] for i in range(len(opts))))
+        for p in range(len(presets))
     ]
 
 

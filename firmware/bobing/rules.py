@@ -7,7 +7,8 @@ The same module runs on the ESP32 (MicroPython) and on the desktop (CPython).
 The engine reads an option as an int: `rules.index[LIUBO_HEI] == _LIUBO_HEI_GRAB`.
 The names of options and values (for the host, docs and menus) and the code
 that reads them live in bobing.names, loaded only by the methods that take or
-return names.
+return names.  The arrow points one way: rules imports names, and names is
+given what it needs of rules (presets()), so either loads without the other.
 """
 
 from micropython import const
@@ -27,7 +28,8 @@ from bobing.classify import (
 # encoded rule sets in logs refer to options by position.  Each option's
 # values follow it, numbered in the order bobing.names.OPTIONS lists them.
 # Public: what the engine (game.py) reads; the rest are private, so they cost
-# no heap (a public constant is a dict entry and a name, ~40 bytes).
+# no heap (a public constant is a dict entry and a name, kept for good;
+# docs/memory.md).
 _CHAJINHUA_RANK = const(0)
 _CHAJINHUA_RANK_THIRD = const(0)
 _CHAJINHUA_RANK_SECOND = const(1)
@@ -106,7 +108,7 @@ def presets():
     """[(preset name, (value per option, ...)), ...], the default first."""
     from bobing.names import rule_presets
 
-    return rule_presets()
+    return rule_presets(PRESETS, PRESET_VALUES)
 
 
 class Rules:

@@ -74,8 +74,9 @@ class Session:
         self._snapshot_seq = boot.state_seq
         if boot.state is not None:
             # The game lives on after boot: made right after a collection it
-            # is packed low, not among the holes of the log's reading
-            # (issue 7's flow then passes from 38.5 KB, not 39.5 KB).
+            # is packed low, not among the holes of the log's reading, which
+            # would leave the heap fragmented for the whole game
+            # (docs/memory.md).
             gc.collect()
             try:
                 self.game = Game.from_snapshot(boot.state)
@@ -116,8 +117,8 @@ class Session:
         StoreFull: no game started."""
         # The game's state lives until the next game: made right after a
         # collection it is packed low in the heap, not scattered through the
-        # free space where the last throws' garbage ended (the largest free
-        # block after 2,000 throws: 7-21 KB without this, 18-32 KB with it).
+        # free space where the last throws' garbage ended, so the largest
+        # free block stays large through a long game (docs/memory.md).
         # The last game's object becomes the new game (Game.start into=): its
         # attribute table is kept, and only its lists are made again.  If the
         # new game is refused, the log gives the last one back, as for any

@@ -14,7 +14,8 @@ include("../manifest.py")
 module("bowl.py", base_path="..")
 package("app", base_path="..")
 package("display", base_path="..")
-# the board layer without the virtual board (board/sim.py needs firmware/sim/)
+# the board layer, a file each (tests/test_mp_harness.py checks the profiles'
+# imports against this list); the virtual board is sim/'s, never frozen
 package(
     "board",
     files=[

@@ -42,7 +42,8 @@ def rgb(r, g, b):
 # The palettes: background, dice tray and tables, ink, gold, visitor lines,
 # die faces, pips, red pips, notice band, notice ink.  Festive (0..9), then
 # high contrast (10..19, set_contrast: white and yellow on black, for low
-# vision).  One flat tuple: a tuple each would keep 16 bytes more of heap.
+# vision).  One flat tuple: a tuple per palette would be one more object
+# kept on the heap for good (docs/memory.md).
 _PALETTES = (
     rgb(128, 16, 16),  # festive red
     rgb(72, 8, 8),
@@ -99,7 +100,8 @@ ITEM_SLOTS = const(10)  # an item's: kind, font, text, start, end, x, y, colour,
 
 def _items():
     # the queued items, ITEM_SLOTS each: kind, then fonts, texts, ints (one
-    # flat list: a list each kept 320 bytes more)
+    # flat list: a list per item would be 16 more objects, each with its own
+    # header and allocation rounding, in the heap; docs/memory.md)
     return [0] * (ITEM_SLOTS * _MAX_ITEMS)
 
 

@@ -9,7 +9,8 @@ dice count.  The 1's single pip is larger, as on real dice.
 # Pips of each face on a 3 x 3 grid: (column, row) pairs, 0..2 each, face
 # after face from the 1; face f's f pairs start at byte f * (f - 1).  Bytes:
 # indexing them makes no object, so a roll frame allocates nothing; one
-# constant, not a tuple of seven, which kept 128 B more of the heap.
+# constant, not a tuple of seven: each tuple would be one more heap object
+# kept for good (docs/memory.md).
 _PIPS = (
     b"\x01\x01"
     b"\x00\x00\x02\x02"

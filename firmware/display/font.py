@@ -10,7 +10,8 @@ allocates nothing (a read, not a slice of the ROMFS file: a slice would
 make a memoryview, 16 bytes of garbage, each glyph).  Why a file and not a
 module of bytes constants: an .mpy module's bytes land in the heap when
 imported from a filesystem (frozen ones stay in flash, but the sim and the
-heap tests run .mpy files), and the 48 px font alone is 83 KB.
+heap tests run .mpy files), and the 48 px font alone is larger than the
+bowl's whole heap (docs/screens.md).
 
 FONT_DIR is display/fonts beside this module, and nowhere else: a deploy
 (and tools/mpy_build.py's .mpy tree, and the ROMFS image) puts the fonts
@@ -31,14 +32,14 @@ FONT_DIR = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/fonts"
 # Text is read as code points decoded from its UTF-8 bytes into this one
 # buffer, never as s[i]: on MicroPython indexing a str makes the character
 # a qstr, interned for good, so every character ever drawn grew the qstr
-# pool (on micropython32, 43 qstrs in a 1,000-throw game and then a new
-# 9 KB pool in the middle of play; docs/memory.md).  A text is read up to
-# 192 characters (_MAX_CHARS): the most any screen can show.
+# pool, until a new pool was made in the middle of play (docs/memory.md).
+# A text is read up to 192 characters (_MAX_CHARS): the most any screen can
+# show.
 _MAX_CHARS = const(192)
 _points = array("H", bytes(2 * _MAX_CHARS))
 
 # A short str's bytes are copied through one BytesIO into _short, which
-# makes no object: memoryview(s) would make one (16 B) every text drawn,
+# makes no object: memoryview(s) would make one every text drawn,
 # and a throw draws about thirty (docs/screens.md, Texts).  Longer strs (menus,
 # messages: never drawn per throw) are viewed in place.
 _SHORT = const(24)  # characters: 96 bytes of UTF-8 at most

@@ -1,9 +1,10 @@
 """Every sentence the bowl can show or speak, by number: (中文, pinyin, English).
 
 TEXTS[n] is the sentence T_n as a (中文, pinyin, English) tuple, made when
-asked: the table is one string, a line a sentence, because 69 tuples of
-three strings cost 13 KB of heap on the ESP32 when this module is imported
-as .mpy (one string costs its bytes: about 3.5 KB).  len(TEXTS) counts them.
+asked: the table is one string, a line a sentence, because a tuple of three
+strings per sentence would put every one of them in the heap when this
+module is imported as .mpy, where one string stays in the image and costs
+only its object (docs/memory.md).  len(TEXTS) counts them.
 
 The application names texts by these numbers only; the screens draw them
 (Chinese always, with pinyin or English below as the visitor setting says)
@@ -208,7 +209,7 @@ class Table:
     field() and end() give a field as a range of bytes of `raw` (a view of
     the str's UTF-8, in the flash when the module is), which display.font
     decodes and draws: no string or tuple is made, where TEXTS[n] makes
-    four (about 150 B a sentence; a throw draws a dozen, docs/screens.md)."""
+    four, and a throw draws a dozen sentences (docs/screens.md)."""
 
     def __init__(self, text):
         try:

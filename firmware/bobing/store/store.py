@@ -44,8 +44,9 @@ NOTE = const(0x7E)
 
 def _forget(name):
     """Drop the imported module `name`: its code objects are freed once
-    nothing holds them (the chain verifier's: 624 B of a bowl's heap in
-    play, docs/memory.md), and the next import makes them again."""
+    nothing holds them (the chain verifier is needed only at boot, so a bowl
+    in play does not keep it; docs/memory.md), and the next import makes
+    them again."""
     package, _, leaf = name.rpartition(".")
     del sys.modules[name]
     delattr(sys.modules[package], leaf)

@@ -10,16 +10,20 @@ the profile's layout on sim.panels' emulated panel, wrapped in the trace
 screen when a trace stream is given, so the words are written beside the
 pixels.  The USB serial is the unix port's stdio when sim.run runs with
 --serial (a pseudo-terminal: the REPL's, as on the ESP32).
+
+It lives in sim/, beside the emulated hardware it is built of, and not in
+board/: board/ is the real boards' layer, which a bowl gets whole, and
+imports nothing of sim/.
 """
 
 import micropython
-from sim.tracescreen import TraceScreen
-from sim.vclock import Reset, Watchdog
-
 from board import pins
 from board.base import Board, StdinLines
 from board.inputs import Inputs
 from board.sound import Sound
+
+from sim.tracescreen import TraceScreen
+from sim.vclock import Reset, Watchdog
 
 PROFILES = ("s3", "devkit", "cyd", "cyd2usb", "oled", "sh1106")
 _ISIG = 0o1  # termios c_lflag: the terminal turns Ctrl-C into SIGINT (Linux)
