@@ -1,4 +1,4 @@
-"""Fail on an import circle in the desktop tools or the firmware's rules and board layer.
+"""Fail on an import circle in the desktop tools or the firmware.
 
 Usage: python tools/import_check.py [--graph]     (--graph: every import edge, then the check)
 
@@ -10,9 +10,7 @@ kinds of circle fail, each named with the imports that close it:
 - modules that import each other, directly or round a ring (a -> b -> a);
 - parts that do: host_tools' folders (commands/, sync/, sim/... and each module at
   its top, cli.py, args.py...), the firmware's folders (bobing/, board/, sim/...).
-Only circles that touch CHECKED count; PENDING lists the known ones being removed
-elsewhere, reported as pending until they are gone, then as stale entries to drop.
-Exit status 1 on a circle that is not pending, else 0.
+Only circles that touch CHECKED count.  Exit status 1 on a circle, else 0.
 """
 
 import ast
@@ -29,13 +27,7 @@ TREES = (
 )
 SKIP = ("host_tools/shim", "host_tools/firmware")  # the CPython stand-ins, an install's copy of firmware/
 # A circle counts when one of its modules or parts is in one of these packages.
-CHECKED = ("host_tools", "bobing", "board")
-# Circles known and being removed on another branch (issue 25): reported, not failed.
-PENDING = (
-    ("bobing.names", "bobing.rules"),  # the rule options' names and the rules
-    # board/sim.py imports sim/: the one import against sim -> bowl -> app -> board
-    ("app", "board", "bowl", "sim"),
-)
+CHECKED = ("host_tools", "bobing", "board", "app", "display", "sim", "boot", "bowl", "main")
 
 
 def modules():
@@ -189,20 +181,9 @@ def main(argv):
             for target in sorted(edges[source]):
                 print("%s -> %s  (%s)" % (source, target, edges[source][target]))
     found = circles(edges, "module") + circles(parts_graph(edges, part), "part")
-    failed = False
-    pending = {frozenset(names) for names in PENDING}
-    for knot, text in found:
-        if frozenset(knot) in pending:
-            print("pending (another branch removes it): " + text)
-        else:
-            print(text)
-            failed = True
-    for names in sorted(pending - {frozenset(knot) for knot, _ in found}, key=sorted):
-        print(
-            "import_check: PENDING lists %s, which is no circle any more: drop it"
-            % " <-> ".join(sorted(names))
-        )
-    if failed:
+    for _, text in found:
+        print(text)
+    if found:
         print("import_check: import circles (tools/import_check.py says how to read them)", file=sys.stderr)
         return 1
     print("import_check: no import circle in %s (%d modules)" % (", ".join(CHECKED), len(edges)))
