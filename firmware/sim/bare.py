@@ -1,6 +1,6 @@
 """The virtual bare board's power-up: an ESP32 as stock MicroPython leaves it.
 
-host_tools/bare_cmd.py (`bobing sim --bare`) runs it on micropython32 with
+host_tools/sim/bare.py (`bobing sim --bare`) runs it on micropython32 with
 the board's heap, once per boot (a soft reset or a reset is a new process):
 
     micropython32 -X heapsize=H -i -m sim.bare OPTIONS

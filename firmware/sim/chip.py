@@ -12,7 +12,7 @@ before anything from the flash runs, so the firmware's board layer
 - SPI and I2C: the panel emulator's bus (sim.panels).  UART 2: the DFPlayer
   emulator (sim.dfplayer), its BUSY pin the module's.  PWM: the piezo.
 - WDT: as the ESP32's, started by its constructor and never stopped; it
-  outlives a soft reset (the supervisor, host_tools/bare_cmd.py, keeps it
+  outlives a soft reset (the supervisor, host_tools/sim/bare.py, keeps it
   across processes) and resets the board when not fed in time.
 - Timer: callbacks on a thread, in real time, like the ESP32's timer
   interrupts they run while the REPL waits for a line; they die at a soft

@@ -5,7 +5,7 @@
     console.show(glass)       # the line `glass STATE [MEMORY]` if the bowl sent the panel anything
     console.write(text)       # sound, lamp, speech, screen and event lines (a stream)
 
-The view itself is drawn by `bobing sim` in CPython (host_tools/sim_view.py),
+The view itself is drawn by `bobing sim` in CPython (host_tools/sim/view.py),
 out of the bowl's heap: this process only writes lines.  A colour glass's
 memory is already in its file (sim.panels.FileMemory), so its line carries
 the panel's state alone, as hex: MADCTL, inverted, sleeping, on.  The mono

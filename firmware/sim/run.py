@@ -1,6 +1,6 @@
 """The virtual board's main: `micropython -m sim.run [options]` with firmware/ on the path.
 
-host_tools/sim_cmd.py (`bobing sim`) is the way in; it passes:
+host_tools/commands/sim_cmd.py (`bobing sim`) is the way in; it passes:
   --headless            commands, virtual clock (else: keyboard and panel, the
                         bowl's time for a person: sim.vclock)
   --board PROFILE       devkit (default), cyd, oled

@@ -11,7 +11,7 @@ cell shows two pixel rows.  lines() scales the glass down by a whole step
 (every step-th pixel, sampled): the 240x320 colour panel at step 3 is 80
 columns by 53 lines, the 128x64 OLED at step 2 is 64 by 16.  fit() scales
 by any ratio, as large as the room allows (the terminal view of `bobing
-sim`, host_tools/sim_view.py).  draw() writes only lines that changed since
+sim`, host_tools/sim/view.py).  draw() writes only lines that changed since
 the last draw of the same glass.
 """
 

@@ -1,7 +1,7 @@
 """Follow the hash chain through segments and slot records; describe every fault.
 
 The same code checks the bowl's log at boot (the newest segment and the
-pending slots only) and the host's copy of the whole log (host_tools/logread.py).
+pending slots only) and the host's copy of the whole log (host_tools/sync/logread.py).
 
 Keyed logs (docs/storage.md, "Hash chain"): a version 2 segment's records
 are chained under the key that signed its header, found among `keys`; the
