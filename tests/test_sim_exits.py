@@ -7,6 +7,7 @@ import signal
 import subprocess
 import termios
 
+import mp
 import pytest
 import slowdown
 from test_sim import BOBING
@@ -120,3 +121,27 @@ def test_a_bad_image_leaves_the_interactive_terminal_as_it_was(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 2 and cooked(fd)
     assert term.seen.count(b"\n") == 1 and b"not a LittleFS image" in term.seen
     os.close(fd)
+
+
+SHUT = """
+from sim.run import Sim
+
+class Interrupted:  # a Sim whose close() two Ctrl-Cs from the host cut short
+    calls = 0
+
+    def close(self):
+        self.calls += 1
+        if self.calls < 3:
+            raise KeyboardInterrupt
+
+sim = Interrupted()
+Sim.shut(sim)
+print("closed", sim.calls)
+"""
+
+
+def test_a_ctrl_c_as_the_bowl_leaves_for_the_repl_never_takes_the_serial_line_down():
+    # the host's Ctrl-C right after the sync event, while the bowl closes its files:
+    # a board's REPL takes it; the sim once died of it (exit 1), and the virtual
+    # serial port went with it ("no MicroPython bowl answers (Input/output error)")
+    assert mp.run_micropython(SHUT).split() == ["closed", "3"]

@@ -485,9 +485,21 @@ class Sim:
         if self.nvs.file is not None:
             self.nvs.file.close()
 
+    def shut(self):
+        """close(), which a Ctrl-C coming meanwhile does not cut short: the
+        host's, sent right after the sync event, is the REPL's on a board,
+        and a process it stopped half closed (exit 1, not LEFT) would take
+        the virtual board's serial line down with it."""
+        while True:
+            try:
+                self.close()
+                return
+            except KeyboardInterrupt:
+                pass
+
     def end(self):
         """Leave the process: the sim is over (exit 0; ENDED to sim_cmd)."""
-        self.close()
+        self.shut()
         sys.exit(ENDED if self.opts["serial"] else 0)
 
 
@@ -566,7 +578,7 @@ def main(argv):
         sim.end()
     except KeyboardInterrupt as e:  # Ctrl-C on the serial, Ctrl-C on: as a real board, to the REPL
         sys.print_exception(e)
-    sim.close()
+    sim.shut()
     sys.exit(LEFT if sim.opts["serial"] else 0)
 
 
