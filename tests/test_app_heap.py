@@ -115,7 +115,9 @@ def test_the_harness_is_given_on_top_of_the_heap_measured(history):
     # where the firmware's first object is made, the flow's heap has as much
     # free as a plain heap of the size measured once the interpreter has
     # started and the qstr pools of that moment are made: the harness's own
-    # objects and the image come on top, nothing of the firmware's does
+    # objects and the image come on top, nothing of the firmware's does (to
+    # 128 B: where the harness's objects land moves with the paths' lengths,
+    # docs/memory.md; an eighth of the step the smallest heap is walked in)
     heap = 64 * 1024
     args = ["harness", "run", history, "0", "10"]
     harness = romfs_build().heap_holding(harness_heap(history, "esp32rom", "run"))
@@ -123,7 +125,7 @@ def test_the_harness_is_given_on_top_of_the_heap_measured(history):
     free = int(out.split("app.harness_kept")[1].split(",")[1].split()[0])
     plain = int(run_micropython("import gc\nprint(gc.mem_free() + gc.mem_alloc())", heap, port="esp32word"))
     expected = plain - start_kept("esp32rom") - qstr_pool_bytes(out)
-    assert expected - 64 <= free <= expected + 64, (free, expected)
+    assert expected - 128 <= free <= expected + 128, (free, expected)
 
 
 def test_imports_from_romfs_run_in_place_rather_than_being_copied_into_the_heap():
