@@ -6,7 +6,7 @@ main` after a sync (docs/sync.md).  The profile is the word in the file
 board calls run() with its own Board.  This is a module of its own, not
 main.py, because MicroPython runs main.py only from the filesystem's
 source, compiled at every power-up and kept in the heap while it runs
-(2.6 KB for this module's code); from here it runs in place, from the
+(what that costs: docs/memory.md); from here it runs in place, from the
 ROMFS partition or frozen, like the rest of the firmware.
 
 run() returns only when the app leaves for the host's `sync` line, or
@@ -156,8 +156,8 @@ def power_up(name):
     Until the app's boot ends (App.boot) the heap is collected after every
     _BOOT_GC_BYTES allocated, not only when it is full: the imports' and the
     log's boot garbage is freed while it lies low, so the long-lived objects
-    made after it fill its holes instead of landing above them (about 5 KB
-    less heap needed, docs/memory.md)."""
+    made after it fill its holes instead of landing above them (the heap
+    this saves: docs/memory.md)."""
     gc.threshold(_BOOT_GC_BYTES)
     profile = __import__("board." + name, None, None, ["build"])
     from board.esp32 import FLASH_ROOT, nvs

@@ -6,11 +6,11 @@ names them).
 
 A line is written into one buffer of _PIECE bytes, made once, and goes
 out (board.serial.write) each time the buffer is full and at the line's
-end, never built whole: the end of a 20-player game is a 2 KB line, and
-one string that long wants a free run of heap that a long game may no
-longer have.  Nor is it built from % pieces: every throw's line would
-leave about 750 B of strings behind (docs/memory.md).  A throw's line
-allocates only the view of its last piece (16 B); a line that fills the
+end, never built whole: the end of a large table's game is a long line,
+and one string that long wants a free run of heap that a long game may no
+longer have.  Nor is it built from % pieces: every piece would be a string
+left behind on every throw (docs/memory.md has the figures).  A throw's
+line allocates only the view of its last piece; a line that fills the
 buffer exactly ends with a write of the whole buffer.
 """
 
@@ -85,7 +85,7 @@ class Live:
 
     def _text(self, s):
         """Any str, quoted, its double quotes as single ones (rare lines only:
-        the memoryview of its bytes is 16 B)."""
+        the memoryview of its bytes is an allocation)."""
         self._byte(34)
         for b in memoryview(s):
             self._byte(39 if b == 34 else b)
