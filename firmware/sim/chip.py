@@ -374,7 +374,9 @@ _ISIG = 0o1  # termios c_lflag: the terminal turns Ctrl-C into SIGINT (Linux)
 class _Micropython:
     """`micropython` with the ESP32's kbd_intr: off (-1), Ctrl-C is a byte
     like any other on the serial.  The unix port would die of the SIGINT
-    instead, so the serial's terminal stops making the signal."""
+    instead, so the serial's terminal stops making the signal, and the
+    port's own handler stays: its kbd_intr(-1) would make a SIGINT already
+    on its way kill the process."""
 
     def __init__(self):
         import micropython
@@ -382,12 +384,10 @@ class _Micropython:
         for name in dir(micropython):
             if not name.startswith("__"):
                 setattr(self, name, getattr(micropython, name))
-        self._kbd_intr = micropython.kbd_intr
 
     def kbd_intr(self, char):
         import termios  # type: ignore[import-not-found]  # the unix port's
 
-        self._kbd_intr(char)
         attrs = termios.tcgetattr(0)
         attrs[3] = attrs[3] | _ISIG if char >= 0 else attrs[3] & ~_ISIG
         termios.tcsetattr(0, termios.TCSANOW, attrs)
