@@ -66,10 +66,41 @@ def mp_port(request):
 
 
 def pytest_collection_modifyitems(items):
-    # The slow tests (the longest) first, so that pytest-xdist's two workers
+    # The slow tests (the longest) first, so that pytest-xdist's workers
     # share them and the short ones fill in around them, rather than one
     # worker running a minutes-long test alone at the end.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory):
+    """made_once(name, make): what `make(folder)` returned (a JSON value), made
+    by whichever pytest-xdist worker asks first, in a folder all the workers
+    share; the others wait for it and reuse it.
+
+    For a module's costly shared fixture (a MicroPython run of a whole test
+    module, a played bowl, a card of clips): the module's tests are spread
+    over the workers, and each would otherwise make it again.
+    """
+    import fcntl
+    import json
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # this run's folder, above each worker's own
+
+    def made(name, make):
+        folder = root / ("made-" + name)
+        with open(str(folder) + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            done = folder / "made.json"
+            if not done.exists():
+                folder.mkdir(exist_ok=True)
+                value = make(folder)
+                done.write_text(json.dumps(value))
+            return json.loads(done.read_text()), folder
+
+    return made
 
 
 @pytest.fixture

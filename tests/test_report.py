@@ -23,13 +23,22 @@ from host_tools.sync import db, syncer
 
 
 @pytest.fixture(scope="module")
-def festival(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("festival")
-    database = str(folder / "festival.db")
-    ids = simulate(
-        str(folder / "bowls"), database, bowls=3, days=2, throws=600, loaded=(1,), load=0.03, seed=7
+def festival(made_once):
+    ids, folder = made_once("festival", three_bowls_two_days)
+    return str(folder / "festival.db"), ids
+
+
+def three_bowls_two_days(folder):
+    return simulate(
+        str(folder / "bowls"),
+        str(folder / "festival.db"),
+        bowls=3,
+        days=2,
+        throws=600,
+        loaded=(1,),
+        load=0.03,
+        seed=7,
     )
-    return database, ids
 
 
 def report_json(database, capsys):

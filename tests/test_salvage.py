@@ -47,9 +47,13 @@ def records(database):
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory):
+def played(made_once):
     """(image bytes, the records a normal import takes from it)."""
-    folder = tmp_path_factory.mktemp("salvage")
+    _, folder = made_once("salvage", play_and_import)
+    return (folder / "bowl.img").read_bytes(), records(str(folder / "whole.db"))
+
+
+def play_and_import(folder):
     image = folder / "bowl.img"
     subprocess.run(
         [BOBING, "sim", "--headless", "--flash", str(image), "--seed", "5", "--players", "4"],
@@ -60,7 +64,6 @@ def played(tmp_path_factory):
         timeout=slowdown.seconds(600),
     )
     assert main(["import", str(image), "--db", str(folder / "whole.db")]) == 0
-    return image.read_bytes(), records(str(folder / "whole.db"))
 
 
 def unmountable(image):

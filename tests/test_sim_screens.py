@@ -12,7 +12,11 @@ from test_sim import bobing_sim, interactive, lines
 CELL = re.compile(r"\x1b\[38;2;(\d+);(\d+);(\d+)m\x1b\[48;2;(\d+);(\d+);(\d+)m")
 
 
-@pytest.mark.parametrize("board", ["devkit", "cyd", "oled"])
+# devkit in `make test-quick`; its interactive test has the oled's panel in the terminal
+@pytest.mark.parametrize(
+    "board",
+    ["devkit", pytest.param("cyd", marks=pytest.mark.slow), pytest.param("oled", marks=pytest.mark.slow)],
+)
 def test_make_sim_draws_the_panel_in_true_colour_and_a_throw_in_the_log(tmp_path, board):
     image = str(tmp_path / "bowl.img")
     shown, code = interactive(

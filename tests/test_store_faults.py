@@ -17,8 +17,12 @@ NAMES = re.findall(r"^def (test_\w+)\(", open(SOURCE, encoding="utf-8").read(), 
 
 
 @pytest.fixture(scope="module")
-def results():
+def results(made_once):
     """{test name: "PASS" or the failure} from one MicroPython run of the module."""
+    return made_once("storefaults", run_module)[0]
+
+
+def run_module(folder):
     try:
         out = run_micropython(
             os.path.join(MPLIB, "mptest.py"), 16_000_000, (MPLIB,), script_args=["storefaults"]
@@ -30,7 +34,7 @@ def results():
         m = re.match(r"(PASS|FAIL) (test_\w+)(.*)", line)
         if m:
             found[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
-    return found, out
+    return [found, out]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -29,12 +29,16 @@ def is_mp3(path):
 
 
 @pytest.fixture(scope="module")
-def card(tmp_path_factory):
+def card(made_once):
     """The whole card, every clip in every language (about 20 s on two cores)."""
-    out = tmp_path_factory.mktemp("card") / "sd"
-    proc = bobing("voice", str(out))
+    stdout, folder = made_once("card", make_card)
+    return folder / "sd", stdout
+
+
+def make_card(folder):
+    proc = bobing("voice", str(folder / "sd"))
     assert proc.returncode == 0, proc.stderr
-    return out, proc.stdout
+    return proc.stdout
 
 
 def test_every_phrase_has_a_playable_clip_in_every_language_folder(card):
@@ -64,11 +68,11 @@ def test_the_manifest_covers_every_phrase_and_says_what_each_file_says(card):
     assert "%d clips, %d files in 3 folders" % (len(table), 3 * len(table)) in stdout
 
 
-def test_a_clip_is_a_short_spoken_phrase(card):
+def test_a_clip_is_a_short_spoken_phrase(card, tmp_path):
     """Decoded back, a clip is 44.1 kHz mono (a rate every DFPlayer plays) and
     lasts about as long as the phrase, with the lead-in of silence."""
     out, _ = card
-    decoded = out.parent / "decoded.wav"
+    decoded = tmp_path / "decoded.wav"
     for path, low, high in (("01/107.mp3", 0.5, 2.0), ("03/001.mp3", 0.6, 2.5), ("02/142.mp3", 0.2, 1.2)):
         subprocess.run(["lame", "--quiet", "--decode", str(out / path), str(decoded)], check=True)
         with wave.open(str(decoded)) as w:
