@@ -302,7 +302,10 @@ def test_ctrl_c_prints_the_standings_and_how_to_resume(tmp_path):
         assert time.monotonic() < deadline, "the two throws were never saved"
         time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=slowdown.seconds(30))
+    # the input stays open, as a terminal's does: closed at once, the end of
+    # the input could reach a process not yet run before the Ctrl-C does
+    proc.wait(timeout=slowdown.seconds(30))
+    out, err = proc.communicate()
     assert proc.returncode == 130 and "Traceback" not in err
     assert "Interrupted." in out and "\nAnn " in out and " play --resume " in out.split("To continue: ")[1]
     assert replay_json(saved_games(tmp_path)[0])["throws_used"] == 2

@@ -19,7 +19,11 @@ ENDED = 4  # end of the commands, or q: the sim is over
 RESET = 5  # machine.reset() at the REPL
 INTERRUPTED = 130  # MicroPython's status for an uncaught KeyboardInterrupt
 APP, REPL, RAW_REPL = "app", "repl", "raw repl"  # what a child starts into
-PROMPT_S = 10.0  # seconds for a new REPL's prompt
+# Seconds a new REPL has to prompt before the host's held bytes go to it
+# anyway.  A board prompts at once; the host's MicroPython can take seconds
+# on a loaded machine, and a Ctrl-C the host sent, let through before the
+# REPL is up, stops the new bowl before it can take it.
+PROMPT_S = 60.0
 STUCK_S = 1.0  # a side that takes no bytes for this long is not listening: its bytes are dropped
 
 
