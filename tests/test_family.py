@@ -291,6 +291,9 @@ def test_ctrl_c_prints_the_standings_and_how_to_resume(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Ctrl-C as a terminal's shell leaves it to the program, whatever
+        # this run's (a background job's SIGINT is ignored, and inherited)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     proc.stdin.write("\n\n")
     proc.stdin.flush()
