@@ -58,21 +58,27 @@ def boards(tmp_path):
 
 def serial_until(port, wanted, timeout=PLAY_S, send=b""):
     """The bytes the board says on its serial, after `send`, until `wanted`
-    shows; and the port still open (a duplicate descriptor)."""
+    shows; and the port still open (a duplicate descriptor: read on with
+    read_until, as opening the port again flushes what came meanwhile)."""
     fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
-    tty.setraw(fd)
-    said = b""
-    end = time.monotonic() + slowdown.seconds(timeout)
+    tty.setraw(fd)  # TCSAFLUSH: what the board said before this is gone
     try:
         if send:
             os.write(fd, send)
-        while wanted not in said:
-            assert time.monotonic() < end, said[-500:]
-            if select.select([fd], [], [], 0.2)[0]:
-                said += os.read(fd, 4096)
-        return said, os.dup(fd)
+        return read_until(fd, wanted, timeout), os.dup(fd)
     finally:
         os.close(fd)
+
+
+def read_until(fd, wanted, timeout=PLAY_S):
+    """The bytes read from the open serial `fd` until `wanted` shows."""
+    said = b""
+    end = time.monotonic() + slowdown.seconds(timeout)
+    while wanted not in said:
+        assert time.monotonic() < end, said[-500:]
+        if select.select([fd], [], [], 0.2)[0]:
+            said += os.read(fd, 4096)
+    return said
 
 
 def first_boot_done(port):

@@ -16,7 +16,7 @@ import sqlite3
 
 import test_bare_board as bare
 from mp import run_micropython
-from test_bare_board import PLAY_S, deploy, serial_until, start_game
+from test_bare_board import PLAY_S, deploy, read_until, serial_until, start_game
 from test_salvage import unmountable
 
 from host_tools.cli import main
@@ -133,7 +133,7 @@ def test_stock_micropython_loops_in_its_own_message_and_ctrl_c_gives_the_repl(ba
     try:
         assert b"perform\r\nfactory reprogramming" in said or b"perform\nfactory reprogramming" in said
         os.write(fd, b"\r\x03")  # stock turns Ctrl-C on for this loop
-        said, _ = serial_until(board.port, b">>> ")
+        said = read_until(fd, b">>> ")  # on the same descriptor: none of the answer flushed
     finally:
         os.close(fd)
     assert b"KeyboardInterrupt" in said
