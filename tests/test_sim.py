@@ -89,14 +89,14 @@ WHOLE_GAME = 169  # throws of seed 11's three-player folk game
 )
 def test_a_scripted_whole_game_on_each_profile(tmp_path, board):
     trace = str(tmp_path / "trace")
-    # the game's 169 throws, the press that starts the next game and its first throw
+    # the game's throws, the press that starts the next game and its first throw
     code, events, err = bobing_sim(
         ["--board", board, "--players", "3", "--rules", "folk", "--seed", "11", "--trace", trace],
         ["throw"] * (WHOLE_GAME + 2),
     )
     assert code == 0, err
     assert [e["event"] for e in events].index("end") == WHOLE_GAME + 1, (
-        "seed 11 no longer ends this game at throw 169"
+        "seed 11 no longer ends this game at throw %d" % WHOLE_GAME
     )
     start = events[0]
     assert start["event"] == "game" and start["players"] == 3 and start["rules"] == "folk"
