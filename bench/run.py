@@ -64,7 +64,8 @@ def run(path, port):
     else:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join((mp.FIRMWARE, ROOT)))
         cmd = [sys.executable, path]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    fixed = mp.fixed_addresses if name.startswith("mp_") and port != "unix64" else None
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, preexec_fn=fixed)
     if proc.returncode:
         raise SystemExit("benchmark %s failed:\n%s%s" % (name, proc.stdout, proc.stderr))
     figures = []

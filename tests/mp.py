@@ -24,6 +24,7 @@ pins a call to one, and is the only way to reach "esp32rom".  tools/ is on every
 tools/mp_heap.py.
 """
 
+import ctypes
 import importlib.util
 import os
 import subprocess
@@ -74,6 +75,31 @@ ESP32_HEAP = 100_000
 UNIX64_HEAP = 160_000
 
 _built = set()
+
+# personality(2)'s flag that turns address space randomisation off for the
+# next exec (linux/personality.h)
+_ADDR_NO_RANDOMIZE = 0x0040000
+try:  # looked up here: a preexec_fn runs between fork and exec, no imports there
+    _personality = ctypes.CDLL(None, use_errno=True).personality
+except (OSError, AttributeError):
+    _personality = None
+
+
+def fixed_addresses():
+    """Turn address randomisation off for the program this process is about
+    to exec (a subprocess preexec_fn); where the system refuses it the program
+    runs randomised, as before.
+
+    An ESP32 has none: the same firmware doing the same things puts its
+    objects at the same addresses on every run.  The unix port's collector
+    scans the C stack and registers conservatively, so with randomised
+    addresses a stale word there keeps a different dead object alive on each
+    run, and a flow near its heap limit passes or fails by chance (docs/memory.md).
+    """
+    if _personality is not None:
+        current = _personality(0xFFFFFFFF)
+        if current != -1:
+            _personality(current | _ADDR_NO_RANDOMIZE)
 
 
 def _tool(name):
@@ -174,6 +200,7 @@ def run_micropython(code, heapsize=None, path=(), timeout=600, script_args=None,
         capture_output=True,
         text=True,
         timeout=slowdown.seconds(timeout),
+        preexec_fn=None if port == "unix64" else fixed_addresses,
     )
     if proc.returncode != 0:
         raise AssertionError(
