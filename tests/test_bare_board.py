@@ -54,6 +54,7 @@ def boards(tmp_path):
     yield make
     for board in made:
         board.kill()
+        print("%s said on stderr:\n%s" % (board.port, board.stderr()))  # shown when the test fails
 
 
 def serial_until(port, wanted, timeout=PLAY_S, send=b""):
@@ -100,9 +101,12 @@ def deploy(port, *extra):
 
 
 def mpremote(port, *args):
-    return subprocess.run(
-        [MPREMOTE, "connect", port, *args], capture_output=True, text=True, timeout=slowdown.seconds(120)
-    )
+    try:
+        return subprocess.run(
+            [MPREMOTE, "connect", port, *args], capture_output=True, text=True, timeout=slowdown.seconds(120)
+        )
+    except subprocess.TimeoutExpired as stuck:
+        raise AssertionError("mpremote %s never ended: %r %r" % (args, stuck.stdout, stuck.stderr)) from None
 
 
 def log(image, database):

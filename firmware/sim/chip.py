@@ -37,7 +37,7 @@ import time
 
 from board import pins
 
-from sim import panels
+from sim import panels, threads
 
 # machine.reset_cause() values of the ESP32 port
 PWRON_RESET = 1
@@ -301,17 +301,14 @@ class _Timer:
             self.init(**kwargs)
 
     def init(self, period=1000, mode=1, callback=None, freq=-1):
-        import _thread
-
         if freq > 0:
             period = 1000 // freq
         self.live += 1
-        _thread.start_new_thread(self._run, (self.live, period, mode, callback))
+        threads.start(self._run, (self.live, period, mode, callback))
 
     def _run(self, generation, period, mode, callback):
         while generation == self.live:
-            _REAL_SLEEP_MS(period)
-            if generation != self.live:
+            if not threads.sleep_ms(period) or generation != self.live:
                 return
             if callback is not None:
                 callback(self)
