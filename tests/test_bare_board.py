@@ -197,6 +197,36 @@ def test_deploy_onto_the_recommended_board_gives_a_bowl_that_plays_a_game_throug
     assert after[0] == thrown[-1] + 1 and after == list(range(after[0], after[0] + len(after)))
 
 
+# armed at the board's REPL: its process's exit, once announced, ends in SIGABRT
+ABORTING_EXIT = """import os, sys
+announce = sys.atexit(None)
+def aborting():
+    announce()
+    os.system('kill -ABRT $PPID')
+sys.atexit(aborting)
+"""
+
+
+def test_a_soft_reset_is_a_soft_reset_even_when_micropython_aborts_on_its_way_out(boards):
+    """mpremote soft-resets the board at every connect, which ends the
+    board's MicroPython process.  The unix port then cancels the virtual
+    chip's timer threads (the watchdog's keeper runs whenever the REPL has
+    a bowl), and micropython32 now and then aborts doing it: the board took
+    that for a panic, booted into the game, and mpremote waited at the raw
+    REPL for ever (docs/micropython-crashes.md).  Here every such exit aborts."""
+    board = boards()
+    done = mpremote(
+        board.port,
+        "exec",
+        ABORTING_EXIT,
+        "soft-reset",
+        "exec",
+        "import machine; print(machine.reset_cause())",
+    )
+    assert done.returncode == 0 and done.stdout.split() == ["5"], (done, board.stderr())  # SOFT_RESET
+    assert "panic" not in board.stderr()
+
+
 @SLOW
 def test_an_update_keeps_the_tally_and_the_log(boards, tmp_path):
     board = boards()

@@ -145,23 +145,3 @@ def test_a_ctrl_c_as_the_bowl_leaves_for_the_repl_never_takes_the_serial_line_do
     # a board's REPL takes it; the sim once died of it (exit 1), and the virtual
     # serial port went with it ("no MicroPython bowl answers (Input/output error)")
     assert mp.run_micropython(SHUT).split() == ["closed", "3"]
-
-
-def test_the_virtual_boards_threads_end_before_its_micropython_exits():
-    """Every soft reset of the bare board (mpremote's, at each connect) ends
-    its MicroPython process.  The unix port cancels the threads still
-    running then, and in micropython32 a cancelled thread now and then
-    aborts the process, which the board took for a panic: a hard reset
-    into the game, and mpremote waiting at the raw REPL for ever
-    (docs/micropython-crashes.md).  The sim's timers and watchdog biter
-    must have returned by then, however long their sleep."""
-    out = mp.run_micropython(
-        "from sim import threads\n"
-        "def keeper(name):\n"
-        "    while threads.sleep_ms(600000):\n"
-        "        pass\n"
-        "    print(name, 'returned')\n"
-        "threads.start(keeper, ('timer',))\n"
-        "threads.start(keeper, ('biter',))\n"
-    )
-    assert sorted(out.split("\n")[:-1]) == ["biter returned", "timer returned"]

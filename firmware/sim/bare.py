@@ -206,6 +206,7 @@ def power_up(argv):
     from sim.vclock import VirtualClock
 
     channel = silicon.Channel(open("/dev/fd/%d" % opts["channel"], "w"))
+    sys.atexit(channel.exiting)
     presses = open("/dev/fd/%d" % opts["presses"]) if opts["headless"] else None
     if opts["headless"]:
         clock = VirtualClock()

@@ -26,7 +26,7 @@ before anything from the flash runs, so the firmware's board layer
   idle().
 
 Everything the supervisor must keep goes to it as one line on the channel
-(`wdt MS`, `feed`, `rtc HEX`, `reset CAUSE`, `soft`, `heap FREE` as each
+(`wdt MS`, `feed`, `rtc HEX`, `reset CAUSE`, `soft`, `exit`, `heap FREE` as each
 headless command is taken, `end`, `bad LINE`); a reset
 waits there for the supervisor to kill the process, so nothing more runs,
 as nothing runs on a chip after its reset line.
@@ -37,7 +37,7 @@ import time
 
 from board import pins
 
-from sim import panels, threads
+from sim import panels
 
 # machine.reset_cause() values of the ESP32 port
 PWRON_RESET = 1
@@ -68,6 +68,12 @@ class Channel:
 
     def say(self, line):
         self.stream.write(line + "\n")
+
+    def exiting(self):
+        """sys.atexit's: the process ends as it means to, before the unix
+        port cancels the chip's timer threads, which in micropython32 now
+        and then aborts it (docs/micropython-crashes.md)."""
+        self.say("exit")
 
     def reset(self, cause):
         self.say("reset %d" % cause)
@@ -301,14 +307,17 @@ class _Timer:
             self.init(**kwargs)
 
     def init(self, period=1000, mode=1, callback=None, freq=-1):
+        import _thread
+
         if freq > 0:
             period = 1000 // freq
         self.live += 1
-        threads.start(self._run, (self.live, period, mode, callback))
+        _thread.start_new_thread(self._run, (self.live, period, mode, callback))
 
     def _run(self, generation, period, mode, callback):
         while generation == self.live:
-            if not threads.sleep_ms(period) or generation != self.live:
+            _REAL_SLEEP_MS(period)
+            if generation != self.live:
                 return
             if callback is not None:
                 callback(self)

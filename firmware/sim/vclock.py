@@ -36,8 +36,6 @@ import time
 
 from micropython import const
 
-from sim import threads
-
 # The loop's clock leads the real one by this (a quarter of the 32-bit
 # ports' ticks period): the bowl's time may run ahead of or fall behind the
 # host's by up to three days before a real stamp could look due later.
@@ -155,12 +153,13 @@ class Biter:
     def __init__(self, pid):
         self.pid = pid
         self.watchdog = None  # the power-up's Watchdog, or None
-        threads.start(self.run)
+        _thread.start_new_thread(self.run, ())
 
     def run(self):
         bit = None  # the watchdog this thread interrupted, its bowl not yet reset
         since = 0  # ms since the last signal to it
-        while threads.sleep_ms(_BITE_CHECK_MS):
+        while True:
+            time.sleep_ms(_BITE_CHECK_MS)
             dog = self.watchdog
             if dog is None:
                 continue

@@ -308,7 +308,7 @@ class BareBoard:
         lines = b""
         fed_at = time.monotonic()
         fed_cpu = _cpu_s(proc.pid)
-        soft = False
+        soft = exited = False
         watching = [channel]
         while True:
             ready = select.select(watching, [], [], 0.05)[0]
@@ -333,6 +333,8 @@ class BareBoard:
                         return self.reset(proc, int(rest), "")
                     elif word == "soft":
                         soft = True
+                    elif word == "exit":
+                        exited = True
                     elif word == "end":
                         self.bridge.drain()
                         proc.kill()
@@ -344,7 +346,12 @@ class BareBoard:
                         raise UsageError("unknown command %r (throw, referee, referee-long, pause MS)" % rest)
             code = proc.poll()
             if code is not None and not ready:
-                if code == 0 or soft:  # Ctrl-D at the REPL, or machine.soft_reset()
+                # Ctrl-D at the REPL, machine.soft_reset(), or any exit the
+                # process announced (sys.atexit), whatever its status: the
+                # unix port's cancelling of the chip's timer threads after it
+                # sometimes aborts micropython32 (docs/micropython-crashes.md),
+                # and an ESP32 soft-resets at the end of its program
+                if code == 0 or soft or exited:
                     self.raw = self.bridge.raw and not soft
                     self.cause = SOFT_RESET
                     self.bridge.to_host(b"MPY: soft reboot\r\n")
