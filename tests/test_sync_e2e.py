@@ -172,3 +172,39 @@ def test_a_database_another_program_holds_is_one_line_and_the_bowl_plays_on(bowl
     # the app answers `sync` after the presses before it, once its boot replayed the log: however long that takes
     assert sync(bowl, database, "--wait", slowdown.arg(60)) == 0
     assert [s for s, _, _ in held(database)] == list(range(1, THROWS + 3))
+
+
+class LateBanner(sync_bowl.VirtualBowl):
+    """A bowl whose raw REPL banner reaches the host only once the host has
+    given up on it and sent Ctrl-A again, so a second banner follows: what a
+    loaded host sees when the first takes longer than its wait."""
+
+    def __init__(self, folder):
+        self.ctrl_a = 0
+        self.late = b""
+        super().__init__(folder)
+
+    def _write(self, fd, data):
+        if fd == self.bowl_fd and b"\x01" in data:
+            self.ctrl_a += data.count(b"\x01")
+            if self.ctrl_a == 2:  # after the host flushed its input for the retry
+                sync_bowl.VirtualBowl._write(self.host_fd, self.late)
+        elif fd == self.host_fd and self.ctrl_a == 1:
+            self.late += data
+            return
+        sync_bowl.VirtualBowl._write(fd, data)
+
+
+def test_a_raw_repl_banner_that_comes_late_is_no_failed_sync(tmp_path, capsys):
+    """On a loaded host the bowl's raw REPL banner can come after the host's
+    wait for it; the host sends Ctrl-A again and a second banner follows.
+    The organiser saw `the bowl failed: could not exec command (response:
+    b'R\\x01')` and no sync (a `bobing key` in a loaded `make test`)."""
+    sync_bowl.make_store(str(tmp_path), 300, seed=5)
+    late = LateBanner(str(tmp_path))
+    try:
+        assert sync(late, tmp_path / "f.db") == 0, capsys.readouterr()
+        assert b"raw REPL" in late.late  # held until the host tried again
+        assert "300 new records (1-300)" in capsys.readouterr().out
+    finally:
+        late.close()

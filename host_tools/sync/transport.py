@@ -51,6 +51,10 @@ BAUD = 115200
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"  # its ">" is left for mpremote's exec
 RAW_TRIES = 3
 RAW_TIMEOUT = 3.0  # seconds for the raw REPL's banner after Ctrl-A, over all RAW_TRIES
+# A program whose answer the raw REPL gives after everything it said before:
+# its output (not its own text), then the ends of its output and of its errors.
+SETTLE = b"print('bobing', 6 * 7)\x04"
+SETTLED = (b"bobing 42", b"\x04\x04")
 READ_TIMEOUT = 5.0  # seconds without a byte before the link counts as stalled
 POLL = 0.2  # seconds a read waits while the host looks for a marker before a deadline
 
@@ -248,12 +252,25 @@ class SerialBowl:
             serial.reset_input_buffer()
             serial.write(b"\r\x01")  # Ctrl-A: raw REPL
             if self._read_for((RAW_BANNER,), RAW_TIMEOUT / RAW_TRIES) is not None:
+                self._settle()
                 self.transport.in_raw_repl = True
                 # mpremote's raw paste takes a read that times out for garbage:
                 # in the raw REPL a link is stalled after READ_TIMEOUT, as everywhere
                 serial.timeout = READ_TIMEOUT
                 return
         raise TransportError("no raw REPL")
+
+    def _settle(self):
+        """Read past whatever the raw REPL still owes: a Ctrl-A tried again
+        because the first banner came late (a loaded host) gets a second
+        banner, and mpremote's exec, taking it for the answer to its raw
+        paste request, fails.  The bytes on the line are in order, so once
+        SETTLE's answer is in, nothing older is left but the prompt, which
+        stays for mpremote's exec."""
+        self.transport.serial.write(SETTLE)
+        for marker in SETTLED:
+            if self._read_for((marker,), READ_TIMEOUT) is None:
+                raise TransportError("no answer in the raw REPL")
 
     def _read_for(self, markers, timeout):
         """Read until one of markers arrives (returned) or timeout (None);
