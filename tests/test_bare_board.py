@@ -227,6 +227,27 @@ def test_a_soft_reset_is_a_soft_reset_even_when_micropython_aborts_on_its_way_ou
     assert "panic" not in board.stderr()
 
 
+def test_a_ctrl_c_between_two_of_the_repls_programs_resets_nothing(boards):
+    """An ESP32's REPL takes a Ctrl-C that comes while no program runs (a
+    traceback still printing, the next line not yet read) as a byte.  The
+    unix port dies of it there, and the board took that for a panic: a
+    hard reset, which boots the bowl under a host that meant to stop it
+    (`bobing deploy` sends its Ctrl-C right after a prompt, while the REPL
+    may still be answering the `sync` line: the bench's one reset).  The
+    line sent right after the Ctrl-C is answered too, as on a board."""
+    board = boards()
+    said, fd = serial_until(board.port, b"aaaaaaaa", send=b"\r\nraise ValueError('a' * 100000)\r\n")
+    try:
+        os.write(fd, b"\x03\r\nimport machine; print('cause', machine.reset_cause())\r\n")
+        said = b""
+        while b"\n" not in said.partition(b"cause ")[2]:
+            said += read_until(fd, b"\n", timeout=60)
+    finally:
+        os.close(fd)
+    assert said.partition(b"cause ")[2].split()[0] == b"1", said[-300:]  # PWRON_RESET: the first boot's still
+    assert "sim: reset" not in board.stderr()
+
+
 @SLOW
 def test_an_update_keeps_the_tally_and_the_log(boards, tmp_path):
     board = boards()

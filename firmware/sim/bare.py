@@ -26,11 +26,14 @@ Then, as the ESP32 port's start-up does:
 - boot.py runs, then main.py unless the soft reset came from the raw REPL
   (--raw), as pyexec does; an exception in any of the three is printed and
   the board goes on to its REPL (`-i`), where the host finds it.
+With --repl this is no boot but the same board again at its REPL (the unix
+port died of a Ctrl-C between two of the REPL's programs, which an ESP32
+takes as a byte): the partition is mounted at / as it was, and nothing runs.
 
 Options: --target NAME, --flash FILE, --flash-blocks N (size of a new
 image), --romfs FILE, --boot FILE, --panel KIND, --wiring TABLE (a board/pins.py table),
 --glass FILE, --cause N (machine.reset_cause()), --rtc HEX, --wdt MS (a WDT
-still running after a soft reset), --raw, --channel FD, --headless,
+still running after a soft reset), --raw, --repl, --channel FD, --headless,
 --presses FD, --seed S, and --probe: say on the channel `kept N`, the heap
 the board's hardware keeps (this module and the chip, not the firmware),
 and stop, for bare_cmd to give that heap on top of the board's.
@@ -50,13 +53,14 @@ def parse(argv):
         "wdt": 0,
         "seed": -1,
         "raw": False,
+        "repl": False,
         "headless": False,
         "probe": False,
     }
     i = 0
     while i < len(argv):
         key = argv[i][2:]
-        if key in ("raw", "headless", "probe"):
+        if key in ("raw", "repl", "headless", "probe"):
             opts[key] = True
             i += 1
             continue
@@ -184,6 +188,14 @@ def _pyexec(run):
             raise
 
 
+def _mount(flash):
+    """The filesystem partition at / if it mounts, as a boot before left it."""
+    try:
+        vfs.mount(vfs.VfsLfs2(flash), "/")  # type: ignore[abstract]  # a block device by protocol
+    except OSError:
+        pass
+
+
 def power_up(argv):
     import gc
 
@@ -261,13 +273,17 @@ def power_up(argv):
     del asyncio  # imported (frozen) before the path changed, as on the ESP32
     if opts["probe"]:  # what the board's hardware keeps in the heap: bare_cmd gives it on top
         frozen_boot = None  # in the image's flash on a board
-        try:  # a normal boot's mount: what it keeps is the board's too
-            vfs.mount(vfs.VfsLfs2(flash), "/")  # type: ignore[abstract,arg-type]  # a block device by protocol
-        except OSError:
-            pass
+        _mount(flash)  # a normal boot's mount: what it keeps is the board's too
         gc.collect()
         channel.say("kept %d" % (gc.mem_alloc() - flash_kept))
         raise SystemExit(0)
+    channel.say("up")  # the chip is built: the host's bytes may come (a Ctrl-C is a KeyboardInterrupt now)
+    if opts["repl"]:  # the same board at its REPL: mounted as it was, nothing run
+        _mount(flash)
+        import os
+
+        os.chdir("/")
+        return
     if frozen_boot is None:
         _pyexec(port.stock_boot)
     else:

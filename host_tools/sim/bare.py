@@ -20,8 +20,14 @@ machine.reset_cause() then reads as the ESP32 port's does (SOFT_RESET after
 a soft reset; HARD_RESET after machine.reset() or a panic; WDT_RESET).  The watchdog counts the chip's clock while the firmware's
 asyncio loop runs (sim.chip), and here, in real time, while a REPL shows,
 and in CPU time always, so a bowl spinning without yielding resets and a
-loaded host never trips it.  Killing `bobing sim` is a power cut: the same
---flash, started again, is the same board.
+loaded host never trips it.  A Ctrl-C from the host is the KeyboardInterrupt
+a board raises while a program runs; between two of the REPL's programs
+(a traceback still printing, the next line not yet read) an ESP32 passes
+it to the REPL as a byte, but the unix port has no handler for it there
+and dies of it, so the supervisor starts the same board again at the same
+REPL, with what the host sent meanwhile: no reset, nothing run, only the
+REPL's variables lost (docs/micropython-crashes.md).  Killing `bobing sim`
+is a power cut: the same --flash, started again, is the same board.
 
 With --headless, the commands of `bobing sim --headless` come on stdin and
 the bowl's live JSON event lines go to stdout, once a deployed bowl runs.
@@ -31,6 +37,7 @@ With --serial the pseudo-terminal's path is printed on stderr as
 
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -39,7 +46,7 @@ import time
 from host_tools.deploy.heap import heap_holding
 from host_tools.errors import UsageError
 from host_tools.sim.process import FIRMWARE, ROOT, die_with_parent, load_libc
-from host_tools.sim.serial import Bridge
+from host_tools.sim.serial import Bridge, unread
 
 PWRON_RESET, HARD_RESET, WDT_RESET, SOFT_RESET = 1, 2, 3, 5  # machine.reset_cause() of the ESP32 port
 KB = 1024
@@ -89,6 +96,7 @@ def partition(name):
 DEFAULT_TARGET = "s3"
 MICROPYTHON32 = os.path.join(os.path.dirname(ROOT), "shared", "tools", "micropython32")
 PROMPTS = (b">>> ", b"raw REPL; CTRL-B to exit")
+PROMPT_S = 60.0  # seconds a REPL the board comes back to has to prompt (serial.PROMPT_S)
 
 
 def add_arguments(p):
@@ -183,6 +191,7 @@ class BareBoard:
         self.rtc = ""
         self.wdt_ms = 0
         self.raw = False
+        self.repl = False  # the next boot is the same board at its REPL: no boot.py, no main.py
         self.bowl, self.bowl_tty = os.openpty()
         self.host, self.host_tty = os.openpty()
         tty.setraw(self.host_tty)
@@ -225,6 +234,8 @@ class BareBoard:
             command += ["--" + key, str(value)]
         if self.raw:
             command.append("--raw")
+        if self.repl:
+            command.append("--repl")
         if self.headless and not probe:
             command += ["--headless", "--presses", str(self.presses)]
         return command
@@ -279,6 +290,9 @@ class BareBoard:
 
         read_end, write_end = os.pipe()
         self.bridge.hold()
+        raw, repl = self.raw, self.repl
+        self.repl = False
+        pending = unread(self.bowl_tty) if repl else b""
         tty.setraw(self.bowl_tty, termios.TCSANOW)
         attrs = termios.tcgetattr(self.bowl_tty)
         attrs[3] |= termios.ISIG  # Ctrl-C from the host is the KeyboardInterrupt a board raises
@@ -294,12 +308,18 @@ class BareBoard:
             preexec_fn=child,
         )
         os.close(write_end)
-        raw = self.raw
         self.bridge.at_repl = False
-        if raw:  # a soft reset from the raw REPL comes back to it
-            self.bridge.prompted.wait(10)
-            os.write(self.bowl, b"\r\x01")
-        self.bridge.release()
+        if raw or repl:  # back to the REPL the board showed: the host's bytes wait for it
+            end = time.monotonic() + PROMPT_S
+            while not self.bridge.prompted.wait(0.05) and proc.poll() is None and time.monotonic() < end:
+                pass
+            if raw:  # a soft reset from the raw REPL comes back to it
+                os.write(self.bowl, b"\r\x01")
+            if pending:
+                os.write(self.bowl, pending)
+            self.bridge.release()
+        # otherwise the host's bytes wait for the board's `up`: a Ctrl-C
+        # before the process can take it would kill it (an ESP32 ignores it)
         outcome = self.watch(proc, read_end)
         os.close(read_end)
         return outcome
@@ -320,7 +340,9 @@ class BareBoard:
                 while b"\n" in lines:
                     line, lines = lines.split(b"\n", 1)
                     word, _, rest = line.decode().partition(" ")
-                    if word in ("wdt", "feed"):
+                    if word == "up":
+                        self.bridge.release()
+                    elif word in ("wdt", "feed"):
                         if word == "wdt":
                             self.wdt_ms = int(rest)
                         fed_at, fed_cpu = time.monotonic(), _cpu_s(proc.pid)
@@ -355,6 +377,11 @@ class BareBoard:
                     self.raw = self.bridge.raw and not soft
                     self.cause = SOFT_RESET
                     self.bridge.to_host(b"MPY: soft reboot\r\n")
+                    return "again"
+                if code == -signal.SIGINT:  # the host's Ctrl-C between two of the REPL's programs
+                    self.raw = self.bridge.raw
+                    self.repl = True
+                    sys.stderr.write("sim: a Ctrl-C between two programs: the same board at its REPL\n")
                     return "again"
                 return self.reset(proc, HARD_RESET, "MicroPython stopped (status %d): a panic" % code)
             if self.wdt_ms:

@@ -85,17 +85,6 @@ class SerialBowl:
         attrs[3] |= termios.ISIG
         termios.tcsetattr(self.bowl_tty, termios.TCSANOW, attrs)
 
-    def unread(self):
-        """What the host sent that the last bowl never read (a new REPL
-        would flush it on start, where a real board keeps it)."""
-        data = b""
-        while select.select([self.bowl_tty], [], [], 0)[0]:
-            chunk = os.read(self.bowl_tty, 4096)
-            if not chunk:
-                break
-            data += chunk
-        return data
-
     def start(self, kind):
         """Run one bowl process into `kind`; its exit status."""
         import fcntl
@@ -106,7 +95,7 @@ class SerialBowl:
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)  # the line's Ctrl-C reaches this bowl
 
         self.bridge.hold()
-        pending = self.unread()
+        pending = unread(self.bowl_tty)
         self.line_mode()
         command = list(self.command)
         if kind != APP:
@@ -130,6 +119,19 @@ class SerialBowl:
             os.write(self.bowl, pending)
         self.bridge.release()
         return proc.wait()
+
+
+def unread(bowl_tty):
+    """What the host sent that the last bowl process never read from its
+    pseudo-terminal `bowl_tty` (a new REPL would flush it on start, where a
+    real board keeps it)."""
+    data = b""
+    while select.select([bowl_tty], [], [], 0)[0]:
+        chunk = os.read(bowl_tty, 4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 class Bridge:
