@@ -24,7 +24,6 @@ pins a call to one, and is the only way to reach "esp32rom".  tools/ is on every
 tools/mp_heap.py.
 """
 
-import ctypes
 import importlib.util
 import os
 import subprocess
@@ -35,6 +34,10 @@ import tempfile
 # also holds a pytest.py for MicroPython
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mplib"))
 import slowdown  # noqa: E402
+
+from host_tools.sim.process import fixed_addresses, load_libc  # noqa: E402
+
+load_libc()  # for fixed_addresses, between fork and exec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -75,31 +78,6 @@ ESP32_HEAP = 100_000
 UNIX64_HEAP = 160_000
 
 _built = set()
-
-# personality(2)'s flag that turns address space randomisation off for the
-# next exec (linux/personality.h)
-_ADDR_NO_RANDOMIZE = 0x0040000
-try:  # looked up here: a preexec_fn runs between fork and exec, no imports there
-    _personality = ctypes.CDLL(None, use_errno=True).personality
-except (OSError, AttributeError):
-    _personality = None
-
-
-def fixed_addresses():
-    """Turn address randomisation off for the program this process is about
-    to exec (a subprocess preexec_fn); where the system refuses it the program
-    runs randomised, as before.
-
-    An ESP32 has none: the same firmware doing the same things puts its
-    objects at the same addresses on every run.  The unix port's collector
-    scans the C stack and registers conservatively, so with randomised
-    addresses a stale word there keeps a different dead object alive on each
-    run, and a flow near its heap limit passes or fails by chance (docs/memory.md).
-    """
-    if _personality is not None:
-        current = _personality(0xFFFFFFFF)
-        if current != -1:
-            _personality(current | _ADDR_NO_RANDOMIZE)
 
 
 def _tool(name):

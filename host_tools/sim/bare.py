@@ -45,7 +45,7 @@ import time
 
 from host_tools.deploy.heap import heap_holding
 from host_tools.errors import UsageError
-from host_tools.sim.process import FIRMWARE, ROOT, die_with_parent, load_libc
+from host_tools.sim.process import FIRMWARE, ROOT, die_with_parent, fixed_addresses, load_libc
 from host_tools.sim.serial import Bridge, unread
 
 PWRON_RESET, HARD_RESET, WDT_RESET, SOFT_RESET = 1, 2, 3, 5  # machine.reset_cause() of the ESP32 port
@@ -252,6 +252,7 @@ class BareBoard:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 pass_fds=[write_end],
+                preexec_fn=fixed_addresses,
             )
             os.close(write_end)
             with os.fdopen(read_end) as f:
@@ -286,6 +287,7 @@ class BareBoard:
 
         def child():
             die_with_parent()
+            fixed_addresses()  # an ESP32's: its heap figures the same on every run
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
         read_end, write_end = os.pipe()
