@@ -280,11 +280,7 @@ def power_up(argv):
     channel.say("up")  # the chip is built: the host's bytes may come (a Ctrl-C is a KeyboardInterrupt now)
     if opts["repl"]:  # the same board at its REPL: mounted as it was, nothing run
         _mount(flash)
-        import os
-
-        os.chdir("/")
-        return
-    if frozen_boot is None:
+    elif frozen_boot is None:
         _pyexec(port.stock_boot)
     else:
         _run("_boot.py", frozen_boot)
@@ -295,9 +291,10 @@ def power_up(argv):
         os.chdir("/")
     except OSError:  # nothing mounted there: the files below are not found, the REPL follows
         pass
-    _run("boot.py")
-    if not opts["raw"]:
-        _run("main.py")
+    if not opts["repl"]:
+        _run("boot.py")
+        if not opts["raw"]:
+            _run("main.py")
 
 
 power_up(sys.argv[1:])
