@@ -234,9 +234,13 @@ def test_a_ctrl_c_between_two_of_the_repls_programs_resets_nothing(boards):
     hard reset, which boots the bowl under a host that meant to stop it
     (`bobing deploy` sends its Ctrl-C right after a prompt, while the REPL
     may still be answering the `sync` line: the bench's one reset).  The
-    line sent right after the Ctrl-C is answered too, as on a board."""
+    line sent right after the Ctrl-C is answered too, as on a board, and
+    the bowl's main.py does not start under the host's feet."""
     board = boards()
-    said, fd = serial_until(board.port, b"aaaaaaaa", send=b"\r\nraise ValueError('a' * 100000)\r\n")
+    main = b"f = open('main.py', 'w'); f.write(\"print('main' + ' ran')\"); f.close()"
+    said, fd = serial_until(
+        board.port, b"aaaaaaaa", send=b"\r\n%s\r\nraise ValueError('a' * 100000)\r\n" % main
+    )
     try:
         os.write(fd, b"\x03\r\nimport machine; print('cause', machine.reset_cause())\r\n")
         said = b""
@@ -245,6 +249,7 @@ def test_a_ctrl_c_between_two_of_the_repls_programs_resets_nothing(boards):
     finally:
         os.close(fd)
     assert said.partition(b"cause ")[2].split()[0] == b"1", said[-300:]  # PWRON_RESET: the first boot's still
+    assert b"main ran" not in said, said[-300:]
     assert "sim: reset" not in board.stderr()
 
 

@@ -293,6 +293,7 @@ class BareBoard:
         read_end, write_end = os.pipe()
         self.bridge.hold()
         raw, repl = self.raw, self.repl
+        command = self.command(write_end)  # with --repl, which this boot alone takes
         self.repl = False
         pending = unread(self.bowl_tty) if repl else b""
         tty.setraw(self.bowl_tty, termios.TCSANOW)
@@ -301,7 +302,7 @@ class BareBoard:
         termios.tcsetattr(self.bowl_tty, termios.TCSANOW, attrs)
         keep = [write_end] + ([self.presses] if self.presses is not None else [])
         proc = subprocess.Popen(
-            self.command(write_end),
+            command,
             env=self.env,
             stdin=self.bowl_tty,
             stdout=self.bowl_tty,
