@@ -187,7 +187,11 @@ def test_leaving_for_the_repl_after_a_long_day_four_times_in_a_row_never_crashes
                 text=True,
                 timeout=slowdown.seconds(300),
             )
-            assert synced.returncode == 0, "sync %d: %s" % (round_ + 1, synced.stderr)
+            assert synced.returncode == 0, "sync %d: %s; the sim said: %s" % (
+                round_ + 1,
+                synced.stderr,
+                bowl.stderr()[-500:],
+            )
             wait_for(
                 lambda done=round_ + 1: (
                     sum(1 for e in bowl.events() if e["event"] == "game" and e["resumed"]) >= done

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+from test_bare_board import read_until, serial_until
 from test_sim import BOBING
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mplib"))
@@ -82,3 +83,26 @@ def test_mpremote_soft_reset_is_a_fresh_interpreter_at_the_repl_as_on_a_board(si
     kept = simsync.mpremote(b.port, "resume", "exec", "print('left' in globals())")
     assert kept.returncode == 0 and kept.stdout.strip() == "False", kept.stderr
     assert [e["event"] for e in b.events()] == ["game", "throw"]  # the app never came back
+
+
+def test_a_ctrl_c_between_two_raw_repl_programs_leaves_the_bowl_in_its_raw_repl(sim_bowl):
+    """The unix port dies of a Ctrl-C that comes while no program runs (here
+    a long traceback printing), where an ESP32 takes it as a byte; the bowl
+    comes back at the same REPL.  Back at the friendly REPL instead, the next
+    raw program (a sync's next step) would never be answered: `bobing sync`
+    would fail with "no answer in the raw REPL"."""
+    b = sim_bowl()
+    b.press("throw")
+    b.wait_throws(1, 120)
+    fd = serial_until(b.port, b">>> ", timeout=60, send=b"\r\nsync\r\n")[1]  # the app leaves
+    try:
+        os.write(fd, b"\r\x01")
+        read_until(fd, b"raw REPL; CTRL-B to exit\r\n>", timeout=60)
+        os.write(fd, b"raise ValueError('a' * 100000)\x04")
+        read_until(fd, b"aaaaaaaa", timeout=60)
+        os.write(fd, b"\x03")
+        os.write(fd, b"print('still', 'raw')\x04")
+        read_until(fd, b"still raw", timeout=60)  # its answer: the raw REPL ran it
+    finally:
+        os.close(fd)
+    assert "the same bowl at its REPL" in b.stderr()  # the Ctrl-C did land between two programs

@@ -56,11 +56,16 @@ class SerialBowl:
         try:
             while True:
                 code = self.start(kind)
-                if code in (LEFT, INTERRUPTED, -signal.SIGINT):
+                if code in (LEFT, INTERRUPTED):
                     # left for the REPL, or stopped by a Ctrl-C that came as
                     # it was leaving (the host's, right after the sync event):
                     # a board is at its REPL either way
                     kind = REPL
+                elif code == -signal.SIGINT:
+                    # a Ctrl-C between two of the REPL's programs, which an
+                    # ESP32 takes as a byte: the same REPL, friendly or raw
+                    kind = RAW_REPL if self.bridge.raw else REPL
+                    self.say("sim: a Ctrl-C between two programs: the same bowl at its REPL")
                 elif code == RESET:  # machine.reset() at the REPL: a hard reset runs main.py
                     kind = APP
                 elif code == 0 and kind != APP:  # Ctrl-D ended the REPL: a soft reset
@@ -72,6 +77,10 @@ class SerialBowl:
                     return code
         finally:
             self.bridge.stopped = True
+
+    def say(self, line):
+        """A line on the bowl's stderr, where the sim's own words go."""
+        os.write(self.stderr if self.stderr is not None else 2, line.encode() + b"\n")
 
     def line_mode(self):
         """The bowl's side as a board's USB serial: 8-bit clean, no echo, and
