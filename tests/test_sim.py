@@ -182,13 +182,15 @@ def _line_ended(data, needle):
 def read_until(fd, needle=None, seconds=30):
     """Bytes read from fd until the line holding `needle` has ended (the bowl
     writes a line in pieces), or with no needle until the program closed it.
+    `needle` may be a test of the bytes read so far instead.
     Fails when that takes longer than `seconds` (tests/mplib/slowdown.py):
     a test never goes on with a screen or a line the bowl has not shown."""
     import select
 
     data = b""
     end = time.monotonic() + slowdown.seconds(seconds)
-    while needle is None or not _line_ended(data, needle):
+    done = needle if callable(needle) else lambda data: _line_ended(data, needle)
+    while needle is None or not done(data):
         assert time.monotonic() < end, "no %r in %d s: %r" % (needle or "end", seconds, data[-1000:])
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
@@ -226,10 +228,31 @@ def test_serial_puts_the_live_events_on_a_pseudo_terminal(tmp_path):
     assert proc.returncode == 0
 
 
+def throw_shown(image, n):
+    """read_until's test that the bowl's throw `n` (1 on) is shown: its words
+    beside the panel (`--lang en`), known once the bowl has logged it, and
+    the ready lamp lit after them, so the next press is taken.  A lamp or
+    a line drawn before the press was taken is no proof of it."""
+
+    def shown(data):
+        try:
+            with open(image + ".events", "rb") as f:
+                whole = f.read().split(b"\n")[:-1]  # a line still being written is left out
+        except OSError:
+            return False
+        thrown = [e for e in map(json.loads, whole) if e["event"] == "throw"]
+        if len(thrown) < n:
+            return False
+        at = data.find(b"player %d \xc2\xb7 " % thrown[n - 1]["seat"])
+        return at >= 0 and _line_ended(data[at:], b"ready lamp on")
+
+    return shown
+
+
 def interactive(argv, keys, size=(120, 40)):
     """(terminal output, exit status) of `bobing sim ARGV` on a pseudo-terminal
     of `size` (columns, rows): waits for the ready lamp, then presses each key
-    and waits for its bytes to show, then q."""
+    and waits for its bytes to show (read_until's needle), then q."""
     import fcntl
     import pty
     import struct
@@ -251,9 +274,8 @@ def interactive(argv, keys, size=(120, 40)):
 
 def test_the_interactive_sim_plays_from_the_keyboard_and_resumes(tmp_path):
     image = str(tmp_path / "bowl.img")
-    argv = ["--board", "oled", "--players", "2", "--flash", image]
-    # after each throw the ready lamp (on the key help line) lights again
-    shown, code = interactive(argv, [(b" ", b"ready lamp on"), (b" ", b"ready lamp on")])
+    argv = ["--board", "oled", "--players", "2", "--flash", image, "--lang", "en"]
+    shown, code = interactive(argv, [(b" ", throw_shown(image, 1)), (b" ", throw_shown(image, 2))])
     assert code == 0, shown
     events = [json.loads(line) for line in lines(image + ".events")]
     assert [e["event"] for e in events] == ["game", "throw", "throw"]

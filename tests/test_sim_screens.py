@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from test_sim import bobing_sim, interactive, lines
+from test_sim import bobing_sim, interactive, lines, throw_shown
 
 CELL = re.compile(r"\x1b\[38;2;(\d+);(\d+);(\d+)m\x1b\[48;2;(\d+);(\d+);(\d+)m")
 
@@ -20,7 +20,8 @@ CELL = re.compile(r"\x1b\[38;2;(\d+);(\d+);(\d+)m\x1b\[48;2;(\d+);(\d+);(\d+)m")
 def test_make_sim_draws_the_panel_in_true_colour_and_a_throw_in_the_log(tmp_path, board):
     image = str(tmp_path / "bowl.img")
     shown, code = interactive(
-        ["--board", board, "--players", "3", "--flash", image, "--lang", "en"], [(b" ", b"ready lamp on")]
+        ["--board", board, "--players", "3", "--flash", image, "--lang", "en"],
+        [(b" ", throw_shown(image, 1))],
     )
     assert code == 0, shown
     assert "ready lamp on" in shown and "space/Enter THROW" in shown
