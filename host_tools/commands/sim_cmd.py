@@ -160,6 +160,7 @@ def run(args):
         proc = subprocess.Popen(command, env=env, preexec_fn=die_with_parent)
         return proc.wait()
     except KeyboardInterrupt:  # Ctrl-C at our terminal: the bowl dies with us, a power cut
+        said_off("Ctrl-C")
         return 130
     finally:  # the bowl dies first (a power cut), then the terminal is ours again
         power_off(bowl.proc if bowl is not None else proc)
@@ -198,7 +199,15 @@ def power_off(proc):
 
 def _stop(signum, frame):
     """SIGTERM, SIGHUP: leave through run()'s finally (the bowl killed, the terminal restored)."""
+    said_off("signal %d" % signum)
     raise SystemExit(128 + signum)
+
+
+def said_off(why):
+    """Why the bowl went, on a standard error that is no terminal: the log
+    of the program that runs the sim (a test, a kiosk's supervisor)."""
+    if not os.isatty(2):
+        os.write(2, b"sim: %s: the bowl is switched off\n" % why.encode())
 
 
 class Terminal:

@@ -74,6 +74,7 @@ class SerialBowl:
                 elif code == ENDED:
                     return 0
                 else:
+                    self.say("sim: the bowl's MicroPython stopped (status %d): the sim ends" % code)
                     return code
         finally:
             self.bridge.stopped = True
