@@ -58,9 +58,8 @@ def bowls(tmp_path):
 def keyed(bowl, database, kiosk=True):
     """`bobing key` on the bowl, then kiosk mode in its menu; the games seen so far."""
     done = bobing("key", "--port", bowl.port, "--db", database)
-    assert done.returncode == 0 and "key 1 installed" in done.stdout, (
+    assert done.returncode == 0 and "key 1 installed" in done.stdout, "%r\nthe sim said:\n%s" % (
         done,
-        "the sim said:",
         bowl.stderr()[-2000:],
     )
     bowl.wait_events(games(2), 120)  # `import main`: the game goes on, the key noted
